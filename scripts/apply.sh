@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Reset a cached base tree to its pristine commit and apply the base's series
+# with git am, as a user would.
+#
+# usage: scripts/apply.sh BASE
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+base=${1:?usage: $0 BASE}
+need_tree "$base"
+tree=$(tree_dir "$base")
+series=$LWNFS_TOP/patches/$base
+[ -s "$series/series" ] || die "no series for $base in patches/$base; run: make patches"
+
+git -C "$tree" am --abort >/dev/null 2>&1 || true
+git -C "$tree" checkout -q -f -B lwnfs "$BASE_TAG"
+mapfile -t files < <(sed "s|^|$series/|" "$series/series")
+if ! git_fixed -C "$tree" am -q "${files[@]}"; then
+	git -C "$tree" am --abort >/dev/null 2>&1 || true
+	die "git am of patches/$base failed on $tree (reset to its pristine state).
+  If the base package changed, refetch it: rm -rf $tree && make fetch BASE=$base
+  If the sources changed, regenerate: make patches"
+fi
+info "$base: applied $(git -C "$tree" rev-list --count "$BASE_TAG..HEAD") patches with git am"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Build the filesystems documentation of a base (with the series applied) and
+# fail on any warning that names lwnfs. The bases have warnings of their own,
+# which are counted but not held against lwnfs.
+#
+# usage: scripts/check-docs.sh BASE
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+base=${1:?usage: $0 BASE}
+need_tree "$base"
+need_cmd sphinx-build python3-sphinx
+tree=$(tree_dir "$base")
+bd=$(build_dir "$base" docs)
+log=$bd.log
+mkdir -p "$bd"
+
+make -C "$tree" O="$bd" SPHINXDIRS=filesystems htmldocs >"$log" 2>&1 || {
+	tail -n 30 "$log"
+	die "$base: make htmldocs SPHINXDIRS=filesystems failed (full log: $log)"
+}
+html=$(find "$bd/Documentation/output" -name lwnfs.html | head -n 1)
+[ -n "$html" ] || die "$base: htmldocs produced no lwnfs.html; is lwnfs.rst in the toctree?"
+all=$(grep -ci 'warning' "$log" || true)
+if grep -i 'warning' "$log" | grep -qi lwnfs; then
+	grep -i 'warning' "$log" | grep -i lwnfs
+	die "$base: htmldocs warnings name lwnfs (full log: $log)"
+fi
+info "$base: htmldocs: 0 warnings name lwnfs ($all from the base itself)"

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Run the project's checks as a list of stages, each timed, and end with the
+# line "N passed, N failed". A failing stage does not stop the run; its log
+# tail is shown and the exit status is 1.
+#
+# usage: scripts/check.sh [--all] [BASE...]
+#   --all   the full matrix (make check-all)
+set -uo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+mode=check
+if [ "${1:-}" = "--all" ]; then
+	mode=all
+	shift
+fi
+if [ $# -gt 0 ]; then
+	bases=("$@")
+else
+	mapfile -t bases < <(all_bases)
+fi
+newest=$(newest_base)
+S=$LWNFS_TOP/scripts
+logs=$LWNFS_CACHE/logs
+mkdir -p "$logs"
+
+passed=0 failed=0 failures=()
+run_start=$SECONDS
+
+# stage NAME COMMAND...: run one stage with its output in a log.
+stage() {
+	local name=$1 log start rc
+	shift
+	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9.=_-' '_').log
+	start=$SECONDS
+	printf '%-44s ' "$name"
+	"$@" >"$log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		passed=$((passed + 1))
+		printf 'PASS %5ss\n' $((SECONDS - start))
+	else
+		failed=$((failed + 1))
+		failures+=("$name")
+		printf 'FAIL %5ss  (log: %s)\n' $((SECONDS - start)) "$log"
+		tail -n 25 "$log" | sed 's/^/    | /'
+	fi
+	return $rc
+}
+
+stage "deps: Debian packages" "$S/deps.sh"
+stage "lint: shellcheck scripts" "$S/lint.sh"
+for b in "${bases[@]}"; do
+	stage "fetch $b" "$S/fetch-base.sh" "$b"
+done
+stage "sync: patches/ match the sources" "$S/check-sync.sh"
+
+for b in "${bases[@]}"; do
+	stage "$b: git am" "$S/apply.sh" "$b" || continue
+	stage "$b: patch -F0 and quilt" "$S/check-apply.sh" "$b"
+	stage "$b: checkpatch --strict" "$S/checkpatch.sh" "$b"
+	stage "$b: build CONFIG_LWNFS=y" "$S/build.sh" "$b" y
+	stage "$b: sparse C=2 W=1 fs/lwnfs/" "$S/check-warnings.sh" "$b" sparse
+	stage "$b: build CONFIG_LWNFS=m" "$S/build.sh" "$b" m
+	stage "$b: build CONFIG_LWNFS=n" "$S/build.sh" "$b" n
+	stage "$b: htmldocs filesystems" "$S/check-docs.sh" "$b"
+	# clang-16 is the newest LLVM Debian 12 has; the newest base needs 17.
+	if [ "$b" != "$newest" ]; then
+		stage "$b: clang W=1 fs/lwnfs/" "$S/check-warnings.sh" "$b" clang
+	fi
+	if [ "$b" = "$newest" ] || [ "$mode" = all ]; then
+		stage "$b: allmodconfig W=1 fs/lwnfs/" "$S/check-warnings.sh" "$b" allmod
+	fi
+done
+
+echo "total time: $((SECONDS - run_start))s"
+for f in "${failures[@]}"; do
+	echo "failed: $f"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install the Debian packages the pipeline needs (the machine runs as root).
+# Nothing is done when they are all present already.
+#
+# usage: scripts/deps.sh
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+PACKAGES=(
+	build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
+	git patch quilt ccache dpkg-dev shellcheck
+	clang-16 lld-16 llvm-16
+	python3-sphinx python3-yaml python3-ply python3-git
+	qemu-system-x86 busybox-static
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	info "all ${#PACKAGES[@]} Debian packages present"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	die "missing packages; run as root:
+  apt-get update && apt-get install -y ${missing[*]}"
+fi
+info "installing: ${missing[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+	die "apt-get install failed; run by hand: apt-get install -y ${missing[*]}"

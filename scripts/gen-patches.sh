@@ -1,0 +1,250 @@
+#!/usr/bin/env bash
+# Generate patches/<base>/ for each base (default: all) from the one source:
+# fs-lwnfs/, Documentation/, Kconfig.snippet and the series definition in
+# split/. Output is deterministic: fixed identity and dates, zeroed From
+# lines, no git version signature.
+#
+# usage: scripts/gen-patches.sh [-o OUTDIR] [BASE...]
+#
+# How a base's series is built:
+#  1. the final sources are staged with kernel-relative paths;
+#  2. for an older base, each older base's delta (deltas/<base>.diff) is applied in turn, from
+#     the newest base down to the target, so a delta only says how its base
+#     differs from the next newer one;
+#  3. walking the series backwards from the newest base's final sources,
+#     each patch's files are removed and its split/<patch>.diff is
+#     reverse-applied, which gives the sources before that patch; for an
+#     older base these states are three-way merged with its final sources;
+#  4. each state is committed on the pristine base, with the tree hooks of
+#     the patches so far, and git format-patch writes the series.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+out=$LWNFS_TOP/patches
+if [ "${1:-}" = "-o" ]; then
+	out=$2
+	shift 2
+fi
+if [ $# -eq 0 ]; then
+	mapfile -t targets < <(all_bases)
+else
+	targets=("$@")
+fi
+
+SPLIT=$LWNFS_TOP/split
+CONF=$SPLIT/patches.conf
+mapfile -t PATCHES < <(awk '!/^#/ && NF { print $1 }' "$CONF")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# patch_adds NAME: the second and later fields of NAME's line.
+patch_adds() {
+	awk -v p="$1" '!/^#/ && $1 == p { for (i = 2; i <= NF; i++) if ($i != "-") print $i }' "$CONF"
+}
+
+# insert_after ANCHOR_REGEX TEXT_FILE: copy stdin to stdout, inserting the
+# text after the one line matching the anchor. Fails unless exactly one
+# line matches, so a moved anchor is a loud error and not a misplaced hunk.
+insert_after() {
+	awk -v re="$1" -v txt="$2" '
+		{ print }
+		$0 ~ re { n++; while ((getline l < txt) > 0) print l; close(txt) }
+		END { if (n != 1) { print "anchor /" re "/ matched " n + 0 " lines" > "/dev/stderr"; exit 1 } }'
+}
+
+# insert_maintainers ENTRY_FILE: put the entry where it sorts among the
+# MAINTAINERS sections: after the section whose title is the greatest one
+# below the entry's title. (A section starts with its title line after a
+# blank line, below the "Maintainers List" heading; a few titles are out of
+# order, so the first greater title is not a safe place.)
+insert_maintainers() {
+	LC_ALL=C awk -v txt="$1" '
+		BEGIN { getline title < txt; close(txt) }
+		{ line[NR] = $0 }
+		list && prev == "" && $0 ~ /^[0-9A-Z]/ && $0 < title && $0 > best { best = $0; at = NR }
+		/^Maintainers List/ { list = 1 }
+		{ prev = $0 }
+		END {
+			if (!at) { print "no place for the MAINTAINERS entry" > "/dev/stderr"; exit 1 }
+			while (at <= NR && line[at] != "") at++
+			for (i = 1; i <= NR; i++) {
+				print line[i]
+				if (i == at) { while ((getline l < txt) > 0) print l; close(txt); print "" }
+			}
+		}'
+}
+
+# hook_path HOOK: the kernel file a hook changes.
+hook_path() {
+	case "$1" in
+	fs-kconfig) echo fs/Kconfig ;;
+	fs-makefile) echo fs/Makefile ;;
+	magic) echo include/uapi/linux/magic.h ;;
+	doc-index) echo Documentation/filesystems/index.rst ;;
+	maintainers) echo MAINTAINERS ;;
+	*) die "unknown hook '$1' in $CONF" ;;
+	esac
+}
+
+# apply_hook HOOK STATE: the base's file on stdin, the hooked file on stdout.
+apply_hook() {
+	local txt=$work/hook.txt
+	case "$1" in
+	fs-kconfig)
+		insert_after '^source "fs/efivarfs/Kconfig"$' "$LWNFS_TOP/Kconfig.snippet" ;;
+	fs-makefile)
+		printf 'obj-$(CONFIG_LWNFS)\t\t+= lwnfs/\n' >"$txt"
+		insert_after '^obj-\\$\\(CONFIG_EFIVAR_FS\\)' "$txt" ;;
+	magic)
+		printf '#define LWNFS_MAGIC\t\t0x19980122\n' >"$txt"
+		insert_after '^#define ZONEFS_MAGIC' "$txt" ;;
+	doc-index)
+		printf '   lwnfs\n' >"$txt"
+		insert_after '^   isofs$' "$txt" ;;
+	maintainers)
+		maintainers_entry "$2" >"$txt"
+		insert_maintainers "$txt" ;;
+	esac
+}
+
+# maintainers_entry STATE: split/MAINTAINERS.entry with only the F: lines
+# whose paths exist in STATE, so each patch that adds a path also adds it to
+# the entry (and checkpatch sees MAINTAINERS updated with the new files).
+maintainers_entry() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		F:*) [ -e "$1/$(echo "${line#F:}" | tr -d '[:space:]')" ] || continue ;;
+		esac
+		printf '%s\n' "$line"
+	done <"$SPLIT/MAINTAINERS.entry"
+}
+
+# stage_final DIR BASE: the sources as they are for BASE, kernel-relative.
+stage_final() {
+	local dir=$1 target=$2 b
+	mkdir -p "$dir/fs/lwnfs" "$dir/Documentation/filesystems"
+	cp -a "$LWNFS_TOP/fs-lwnfs/." "$dir/fs/lwnfs/"
+	cp -a "$LWNFS_TOP/Documentation/filesystems/." "$dir/Documentation/filesystems/"
+	for b in $(all_bases); do
+		if [ -f "$LWNFS_TOP/deltas/$b.diff" ]; then
+			patch -s -d "$dir" -p1 -F0 --no-backup-if-mismatch <"$LWNFS_TOP/deltas/$b.diff" ||
+				die "deltas/$b.diff does not apply to the sources; update it for the change in fs-lwnfs/"
+		fi
+		[ "$b" = "$target" ] && return 0
+	done
+	die "base $target not in bases.conf"
+}
+
+# make_states DIR BASE: DIR/1 .. DIR/N, the sources after each patch, for
+# BASE. DIR/N is the final state; each earlier one drops the files its
+# successor adds and reverse-applies that patch's split diff.
+make_states() {
+	local dir=$1 n=${#PATCHES[@]} k p f
+	stage_final "$dir/$n" "$2"
+	for ((k = n; k > 1; k--)); do
+		p=${PATCHES[k - 1]}
+		cp -a "$dir/$k" "$dir/$((k - 1))"
+		for f in $(patch_adds "$p"); do
+			case "$f" in hook:*) ;; *) rm -f "$dir/$((k - 1))/$f" ;; esac
+		done
+		if [ -f "$SPLIT/$p.diff" ]; then
+			patch -s -R -d "$dir/$((k - 1))" -p1 -F0 --no-backup-if-mismatch <"$SPLIT/$p.diff" ||
+				die "split/$p.diff does not reverse-apply; update it for the change in fs-lwnfs/"
+		fi
+	done
+}
+
+# resolve_removed: a merge result on stdin, resolved on stdout. The one
+# conflict that has a sure answer is a base delta changing lines that the
+# state does not have yet, because a later patch adds them: the state's side
+# of the conflict is empty and wins. Any other conflict fails.
+resolve_removed() {
+	awk '
+		/^<<<<<<< / { in_ours = 1; ours = 0; next }
+		/^=======$/ && in_ours { in_ours = 0; in_theirs = 1; if (ours) exit 1; next }
+		/^>>>>>>> / && in_theirs { in_theirs = 0; next }
+		in_ours { ours++; next }
+		in_theirs { next }
+		{ print }'
+}
+
+# merge_states DIR FINAL: turn the newest base's states in DIR into an older
+# base's, whose final sources are FINAL, by a three-way merge of each file:
+# the split (newest final -> state) and the base delta (newest final ->
+# FINAL) touch different lines, so they combine without either knowing of
+# the other.
+merge_states() {
+	local dir=$1 final=$2 n=${#PATCHES[@]} k f
+	for ((k = 1; k <= n; k++)); do
+		while IFS= read -r f; do
+			[ -f "$final/$f" ] || continue
+			git merge-file -q -p "$dir/$k/$f" "$dir/$n/$f" "$final/$f" >"$work/merged" || true
+			resolve_removed <"$work/merged" >"$dir/$k/$f" ||
+				die "the base delta and split/ both change the same lines of $f (state $k); move one of them"
+		done < <(cd "$dir/$k" && find . -type f | sed 's|^\./||')
+	done
+	# the last state is the older base's final sources themselves
+	rm -rf "${dir:?}/$n"
+	cp -a "$final" "$dir/$n"
+}
+
+gen_base() {
+	local base=$1 tree n k p f blob parent state hooks=() msg
+	need_tree "$base"
+	tree=$(tree_dir "$base")
+	n=${#PATCHES[@]}
+
+	rm -rf "$work/state" "$work/final"
+	make_states "$work/state" "$(newest_base)"
+	if [ "$base" != "$(newest_base)" ]; then
+		stage_final "$work/final" "$base"
+		merge_states "$work/state" "$work/final"
+	fi
+
+	export GIT_INDEX_FILE=$work/index
+	parent=$(git -C "$tree" rev-parse "$BASE_TAG^{commit}")
+	for ((k = 1; k <= n; k++)); do
+		p=${PATCHES[k - 1]}
+		state=$work/state/$k
+		git -C "$tree" read-tree "$BASE_TAG"
+		while IFS= read -r f; do
+			blob=$(git -C "$tree" hash-object -w --path="$f" "$state/$f")
+			git -C "$tree" update-index --add --cacheinfo "100644,$blob,$f"
+		done < <(cd "$state" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+		for f in $(patch_adds "$p"); do
+			case "$f" in hook:*) hooks+=("${f#hook:}") ;; esac
+		done
+		for f in "${hooks[@]}"; do
+			git -C "$tree" show "$BASE_TAG:$(hook_path "$f")" | apply_hook "$f" "$state" >"$work/hooked" ||
+				die "hook $f does not fit $base's $(hook_path "$f")"
+			blob=$(git -C "$tree" hash-object -w "$work/hooked")
+			git -C "$tree" update-index --cacheinfo "100644,$blob,$(hook_path "$f")"
+		done
+		msg=$work/msg
+		{ cat "$SPLIT/$p.msg"; echo; echo "Signed-off-by: $LWNFS_IDENT_NAME <$LWNFS_IDENT_EMAIL>"; } >"$msg"
+		parent=$(git_fixed -C "$tree" commit-tree "$(git -C "$tree" write-tree)" -p "$parent" -F "$msg")
+	done
+	unset GIT_INDEX_FILE
+	git -C "$tree" update-ref refs/lwnfs/series "$parent"
+
+	rm -rf "${out:?}/$base"
+	mkdir -p "$out/$base"
+	git -C "$tree" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
+		format-patch -q --zero-commit --no-signature --base="$BASE_TAG" \
+		-o "$out/$base" "$BASE_TAG..$parent"
+	(cd "$out/$base" && ls -- *.patch) >"$out/$base/series"
+	info "$base: $(wc -l <"$out/$base/series") patches in ${out#"$LWNFS_TOP"/}/$base"
+}
+
+for base in "${targets[@]}"; do
+	gen_base "$base"
+done
+
+# The top-level quilt series is the newest base's.
+if [ "$out" = "$LWNFS_TOP/patches" ]; then
+	newest=$(newest_base)
+	sed "s|^|patches/$newest/|" "$out/$newest/series" >"$LWNFS_TOP/series"
+fi
