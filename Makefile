@@ -4,11 +4,13 @@ BASE ?= $(shell awk '!/^\#/ && NF { print $$1; exit }' bases.conf)
 BASES := $(shell awk '!/^\#/ && NF { print $$1 }' bases.conf)
 S := scripts
 
-.PHONY: help deps fetch fetch-all patches sync apply build check check-all lint
+.PHONY: help demo shell deps fetch fetch-all patches sync apply build selftest guest check check-all lint
 
 help:
 	@echo "lwnfs: the LWN counter filesystem as a kernel patch series"
 	@echo
+	@echo "  make demo        fetch, apply, build and boot BASE; show lwnfs at work"
+	@echo "  make shell       the same kernel, an interactive shell with lwnfs on /lwnfs"
 	@echo "  make check       CI: every kind of check on every base; ends 'N passed, N failed'"
 	@echo "  make check-all   the full matrix (adds the slower stages)"
 	@echo
@@ -20,9 +22,17 @@ help:
 	@echo "  make sync        check that patches/ matches a fresh generation"
 	@echo "  make apply       reset BASE's cached tree and git am its series"
 	@echo "  make build       build BASE with CONFIG_LWNFS=y (VARIANT=y|m|n|allmod|clang)"
+	@echo "  make selftest    build BASE's lwnfs kselftest (static) with the kernel's selftest build"
+	@echo "  make guest       boot BASE's last build and run the guest tests (MODE=test|demo|shell)"
 	@echo "  make lint        shellcheck the scripts"
 	@echo
 	@echo "Cache: $${LWNFS_CACHE:-$$HOME/.cache/lwnfs} (set LWNFS_CACHE to move it)"
+
+demo:
+	@$(S)/demo.sh $(BASE)
+
+shell:
+	@$(S)/demo.sh --shell $(BASE)
 
 deps:
 	@$(S)/deps.sh
@@ -45,6 +55,13 @@ apply:
 VARIANT ?= y
 build:
 	@$(S)/build.sh $(BASE) $(VARIANT)
+
+selftest:
+	@$(S)/selftest.sh $(BASE)
+
+MODE ?= test
+guest:
+	@$(S)/guest.sh $(BASE) $(MODE)
 
 lint:
 	@$(S)/lint.sh

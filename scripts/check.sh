@@ -59,9 +59,14 @@ for b in "${bases[@]}"; do
 	stage "$b: git am" "$S/apply.sh" "$b" || continue
 	stage "$b: patch -F0 and quilt" "$S/check-apply.sh" "$b"
 	stage "$b: checkpatch --strict" "$S/checkpatch.sh" "$b"
-	stage "$b: build CONFIG_LWNFS=y" "$S/build.sh" "$b" y
+	if stage "$b: build CONFIG_LWNFS=y" "$S/build.sh" "$b" y &&
+		stage "$b: kselftest build (static)" "$S/selftest.sh" "$b"; then
+		stage "$b: guest =y: kselftest" "$S/guest.sh" "$b" test
+	fi
 	stage "$b: sparse C=2 W=1 fs/lwnfs/" "$S/check-warnings.sh" "$b" sparse
-	stage "$b: build CONFIG_LWNFS=m" "$S/build.sh" "$b" m
+	if stage "$b: build CONFIG_LWNFS=m" "$S/build.sh" "$b" m; then
+		stage "$b: guest =m: kselftest, module cycles" "$S/guest.sh" "$b" test
+	fi
 	stage "$b: build CONFIG_LWNFS=n" "$S/build.sh" "$b" n
 	stage "$b: htmldocs filesystems" "$S/check-docs.sh" "$b"
 	# clang-16 is the newest LLVM Debian 12 has; the newest base needs 17.

@@ -12,7 +12,7 @@ PACKAGES=(
 	git patch quilt ccache dpkg-dev shellcheck
 	clang-16 lld-16 llvm-16
 	python3-sphinx python3-yaml python3-ply python3-git
-	qemu-system-x86 busybox-static
+	qemu-system-x86 busybox-static file
 )
 
 missing=()

@@ -33,6 +33,7 @@ else
 fi
 
 SPLIT=$LWNFS_TOP/split
+SELFTESTS=tools/testing/selftests/filesystems/lwnfs
 CONF=$SPLIT/patches.conf
 mapfile -t PATCHES < <(awk '!/^#/ && NF { print $1 }' "$CONF")
 
@@ -84,6 +85,7 @@ hook_path() {
 	magic) echo include/uapi/linux/magic.h ;;
 	doc-index) echo Documentation/filesystems/index.rst ;;
 	maintainers) echo MAINTAINERS ;;
+	selftests) echo tools/testing/selftests/Makefile ;;
 	*) die "unknown hook '$1' in $CONF" ;;
 	esac
 }
@@ -95,6 +97,7 @@ apply_hook() {
 	fs-kconfig)
 		insert_after '^source "fs/efivarfs/Kconfig"$' "$LWNFS_TOP/Kconfig.snippet" ;;
 	fs-makefile)
+		# shellcheck disable=SC2016 # a literal make variable
 		printf 'obj-$(CONFIG_LWNFS)\t\t+= lwnfs/\n' >"$txt"
 		insert_after '^obj-\\$\\(CONFIG_EFIVAR_FS\\)' "$txt" ;;
 	magic)
@@ -103,6 +106,9 @@ apply_hook() {
 	doc-index)
 		printf '   lwnfs\n' >"$txt"
 		insert_after '^   isofs$' "$txt" ;;
+	selftests)
+		printf 'TARGETS += filesystems/lwnfs\n' >"$txt"
+		insert_after '^TARGETS \\+= filesystems/fat$' "$txt" ;;
 	maintainers)
 		maintainers_entry "$2" >"$txt"
 		insert_maintainers "$txt" ;;
@@ -125,9 +131,10 @@ maintainers_entry() {
 # stage_final DIR BASE: the sources as they are for BASE, kernel-relative.
 stage_final() {
 	local dir=$1 target=$2 b
-	mkdir -p "$dir/fs/lwnfs" "$dir/Documentation/filesystems"
+	mkdir -p "$dir/fs/lwnfs" "$dir/Documentation/filesystems" "$dir/$SELFTESTS"
 	cp -a "$LWNFS_TOP/fs-lwnfs/." "$dir/fs/lwnfs/"
 	cp -a "$LWNFS_TOP/Documentation/filesystems/." "$dir/Documentation/filesystems/"
+	cp -a "$LWNFS_TOP/selftests-lwnfs/." "$dir/$SELFTESTS/"
 	for b in $(all_bases); do
 		if [ -f "$LWNFS_TOP/deltas/$b.diff" ]; then
 			patch -s -d "$dir" -p1 -F0 --no-backup-if-mismatch <"$LWNFS_TOP/deltas/$b.diff" ||
@@ -150,6 +157,7 @@ make_states() {
 		for f in $(patch_adds "$p"); do
 			case "$f" in hook:*) ;; *) rm -f "$dir/$((k - 1))/$f" ;; esac
 		done
+		find "$dir/$((k - 1))" -type d -empty -delete
 		if [ -f "$SPLIT/$p.diff" ]; then
 			patch -s -R -d "$dir/$((k - 1))" -p1 -F0 --no-backup-if-mismatch <"$SPLIT/$p.diff" ||
 				die "split/$p.diff does not reverse-apply; update it for the change in fs-lwnfs/"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck every script of the project.
+# Run shellcheck on every script of the project.
 #
 # usage: scripts/lint.sh
 set -euo pipefail
@@ -8,5 +8,7 @@ set -euo pipefail
 
 need_cmd shellcheck shellcheck
 cd "$LWNFS_TOP"
-shellcheck -x scripts/*.sh .ci/run
-info "shellcheck: $(ls scripts/*.sh .ci/run | wc -l) scripts clean"
+files=(scripts/*.sh .ci/run)
+shellcheck -x "${files[@]}"
+shellcheck -s sh guest/init guest/tests.sh
+info "shellcheck: $((${#files[@]} + 2)) scripts clean"

@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tests for lwnfs, the counter filesystem: layouts, read and write
+ * semantics, every rejected write, concurrency and privileges.
+ *
+ * Needs root and lwnfs (built in, or the module loaded); skips otherwise.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include "../../kselftest_harness.h"
+
+#ifndef LWNFS_MAGIC
+#define LWNFS_MAGIC 0x19980122
+#endif
+
+#define NOBODY 65534
+
+static bool lwnfs_available(void)
+{
+	char line[256];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/filesystems", "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (strcmp(line, "nodev\tlwnfs\n") == 0)
+			found = true;
+	fclose(f);
+	return found;
+}
+
+/* Mount a new instance on a new directory; returns the directory. */
+static char *lwnfs_mount(const char *opts)
+{
+	char tmpl[] = "/tmp/lwnfs_test.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+
+	if (!dir)
+		return NULL;
+	if (mount("none", dir, "lwnfs", 0, opts)) {
+		rmdir(dir);
+		return NULL;
+	}
+	return strdup(dir);
+}
+
+static void lwnfs_umount(char *dir)
+{
+	if (!dir)
+		return;
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+	free(dir);
+}
+
+static char *path(const char *dir, const char *name)
+{
+	static char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
+	return buf;
+}
+
+/* Open, read the whole text, close: what cat does. */
+static int cat(const char *file, char *buf, size_t size)
+{
+	ssize_t n, len = 0;
+	int fd;
+
+	fd = open(file, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[len] = '\0';
+	return len;
+}
+
+/* Read one value with cat and parse it; ~0 on any error. */
+static uint64_t value(const char *file)
+{
+	char buf[64], *end;
+	uint64_t v;
+
+	if (cat(file, buf, sizeof(buf)) <= 0)
+		return ~0ULL;
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || strcmp(end, "\n"))
+		return ~0ULL;
+	return v;
+}
+
+/* One write of len bytes at offset 0 through a new open; -errno or count. */
+static ssize_t put(const char *file, const void *data, size_t len)
+{
+	ssize_t ret;
+	int fd;
+
+	fd = open(file, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, data, len);
+	if (ret < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+FIXTURE(lwnfs) {
+	char *dir;
+	char *counter;
+};
+
+FIXTURE_SETUP(lwnfs)
+{
+	if (geteuid() != 0)
+		SKIP(return, "lwnfs tests need root");
+	if (!lwnfs_available())
+		SKIP(return, "lwnfs is not available (CONFIG_LWNFS, or load the module)");
+	self->dir = lwnfs_mount(NULL);
+	ASSERT_NE(NULL, self->dir);
+	self->counter = strdup(path(self->dir, "counter"));
+}
+
+FIXTURE_TEARDOWN(lwnfs)
+{
+	free(self->counter);
+	lwnfs_umount(self->dir);
+}
+
+/* The article's session: 0, 1, then echo 1000 gives 1000. */
+TEST_F(lwnfs, article_session)
+{
+	char buf[64];
+
+	ASSERT_EQ(2, cat(self->counter, buf, sizeof(buf)));
+	ASSERT_STREQ("0\n", buf);
+	ASSERT_EQ(2, cat(self->counter, buf, sizeof(buf)));
+	ASSERT_STREQ("1\n", buf);
+	ASSERT_EQ(5, put(self->counter, "1000\n", 5));
+	ASSERT_EQ(5, cat(self->counter, buf, sizeof(buf)));
+	ASSERT_STREQ("1000\n", buf);
+	ASSERT_EQ(1001, value(self->counter));
+}
+
+static int list_dir(const char *dir, char *out, size_t size)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	out[0] = '\0';
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		n++;
+	}
+	rewinddir(d);
+	/* names sorted by the caller's expectation: collect in order seen */
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		strncat(out, de->d_name, size - strlen(out) - 2);
+		strcat(out, " ");
+	}
+	closedir(d);
+	return n;
+}
+
+static void expect_node(struct __test_metadata *_metadata, const char *file,
+			mode_t mode)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(file, &st)) TH_LOG("stat %s: %s", file, strerror(errno));
+	EXPECT_EQ(mode, st.st_mode) TH_LOG("%s has mode 0%o", file, st.st_mode);
+	EXPECT_EQ(0, st.st_uid);
+	EXPECT_EQ(0, st.st_gid);
+}
+
+/* counter 0644, subdir 0755, subdir/subcounter 0644, nothing else. */
+TEST_F(lwnfs, default_layout)
+{
+	char names[256];
+	struct statfs sfs;
+
+	expect_node(_metadata, self->dir, S_IFDIR | 0755);
+	expect_node(_metadata, self->counter, S_IFREG | 0644);
+	expect_node(_metadata, path(self->dir, "subdir"), S_IFDIR | 0755);
+	expect_node(_metadata, path(self->dir, "subdir/subcounter"), S_IFREG | 0644);
+
+	ASSERT_EQ(2, list_dir(self->dir, names, sizeof(names)));
+	EXPECT_TRUE(strstr(names, "counter ") && strstr(names, "subdir "));
+	ASSERT_EQ(1, list_dir(path(self->dir, "subdir"), names, sizeof(names)));
+	EXPECT_STREQ("subcounter ", names);
+
+	ASSERT_EQ(0, statfs(self->dir, &sfs));
+	EXPECT_EQ(LWNFS_MAGIC, sfs.f_type);
+}
+
+/* The subdirectory's counter is a counter of its own. */
+TEST_F(lwnfs, subcounter)
+{
+	char *sub = strdup(path(self->dir, "subdir/subcounter"));
+
+	ASSERT_EQ(5, put(self->counter, "500\n", 4 + 1));
+	EXPECT_EQ(0, value(sub));
+	EXPECT_EQ(1, value(sub));
+	EXPECT_EQ(500, value(self->counter));
+	EXPECT_EQ(2, value(sub));
+	free(sub);
+}
+
+/* layout=simple: exactly counter0..counter3, each independent. */
+TEST_F(lwnfs, simple_layout)
+{
+	char *dir = lwnfs_mount("layout=simple");
+	char names[256], name[16];
+	int i, j;
+
+	ASSERT_NE(NULL, dir);
+	ASSERT_EQ(4, list_dir(dir, names, sizeof(names)));
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "counter%d", i);
+		expect_node(_metadata, path(dir, name), S_IFREG | 0644);
+		for (j = 0; j <= i; j++)
+			EXPECT_EQ(j, value(path(dir, name)));
+	}
+	/* each counter went up by its own reads only */
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "counter%d", i);
+		EXPECT_EQ(i + 1, value(path(dir, name)));
+	}
+	lwnfs_umount(dir);
+}
+
+/* Mounts are instances of their own; a bind mount shares its instance. */
+TEST_F(lwnfs, instances)
+{
+	char *other = lwnfs_mount(NULL);
+	char tmpl[] = "/tmp/lwnfs_bind.XXXXXX";
+	char *bind = mkdtemp(tmpl);
+
+	ASSERT_NE(NULL, other);
+	ASSERT_NE(NULL, bind);
+	ASSERT_EQ(6, put(self->counter, "77777\n", 6));
+	EXPECT_EQ(0, value(path(other, "counter")));
+	EXPECT_EQ(77777, value(self->counter));
+
+	ASSERT_EQ(0, mount(self->dir, bind, NULL, MS_BIND, NULL));
+	EXPECT_EQ(77778, value(path(bind, "counter")));
+	EXPECT_EQ(77779, value(self->counter));
+	EXPECT_EQ(1, value(path(other, "counter")));
+	umount2(bind, MNT_DETACH);
+	rmdir(bind);
+	lwnfs_umount(other);
+}
+
+/* dd bs=1: one value, taken a byte at a time, then EOF. */
+TEST_F(lwnfs, byte_at_a_time)
+{
+	char c, text[32] = "";
+	int fd, i = 0;
+	ssize_t n;
+
+	ASSERT_EQ(7, put(self->counter, "123456\n", 7));
+	fd = open(self->counter, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	while ((n = read(fd, &c, 1)) == 1 && i < 30)
+		text[i++] = c;
+	EXPECT_EQ(0, n);
+	EXPECT_STREQ("123456\n", text);
+	close(fd);
+	EXPECT_EQ(123457, value(self->counter));
+}
+
+/* pread at 0 takes a value; later offsets serve the same text. */
+TEST_F(lwnfs, pread_and_lseek)
+{
+	char buf[32];
+	int fd;
+
+	fd = open(self->counter, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	/* no value taken yet: a read past 0 is at end of file */
+	EXPECT_EQ(0, pread(fd, buf, sizeof(buf), 1));
+	ASSERT_EQ(2, pread(fd, buf, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "0\n", 2));
+	ASSERT_EQ(2, pread(fd, buf, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "1\n", 2));
+	ASSERT_EQ(1, pread(fd, buf, sizeof(buf), 1));
+	EXPECT_EQ('\n', buf[0]);
+	EXPECT_EQ(0, pread(fd, buf, sizeof(buf), 2));
+
+	ASSERT_EQ(2, read(fd, buf, sizeof(buf)));
+	EXPECT_EQ(0, memcmp(buf, "2\n", 2));
+	EXPECT_EQ(0, read(fd, buf, sizeof(buf)));
+	ASSERT_EQ(0, lseek(fd, 0, SEEK_SET));
+	ASSERT_EQ(2, read(fd, buf, sizeof(buf)));
+	EXPECT_EQ(0, memcmp(buf, "3\n", 2));
+	ASSERT_EQ(1, lseek(fd, 1, SEEK_SET));
+	ASSERT_EQ(1, read(fd, buf, sizeof(buf)));
+	EXPECT_EQ('\n', buf[0]);
+	close(fd);
+	EXPECT_EQ(4, value(self->counter));
+}
+
+/* After 2^64 - 1 comes 0. */
+TEST_F(lwnfs, u64_wrap)
+{
+	char buf[64];
+
+	ASSERT_EQ(21, put(self->counter, "18446744073709551614\n", 21));
+	ASSERT_EQ(21, cat(self->counter, buf, sizeof(buf)));
+	EXPECT_STREQ("18446744073709551614\n", buf);
+	ASSERT_EQ(21, cat(self->counter, buf, sizeof(buf)));
+	EXPECT_STREQ("18446744073709551615\n", buf);
+	ASSERT_EQ(2, cat(self->counter, buf, sizeof(buf)));
+	EXPECT_STREQ("0\n", buf);
+	EXPECT_EQ(1, value(self->counter));
+}
+
+/* Unknown options and bad values fail the mount with EINVAL. */
+TEST(bad_mount_options)
+{
+	static const char * const bad[] = {
+		"bogus", "bogus=1", "layout", "layout=", "layout=fancy",
+		"layout=SIMPLE", "layout=simple,nope=1",
+	};
+	char tmpl[] = "/tmp/lwnfs_opts.XXXXXX";
+	char *dir;
+	unsigned int i;
+
+	if (geteuid() != 0 || !lwnfs_available())
+		SKIP(return, "needs root and lwnfs");
+	dir = mkdtemp(tmpl);
+	ASSERT_NE(NULL, dir);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		errno = 0;
+		EXPECT_EQ(-1, mount("none", dir, "lwnfs", 0, bad[i]))
+			TH_LOG("mount -o %s succeeded", bad[i]);
+		EXPECT_EQ(EINVAL, errno) TH_LOG("mount -o %s: %s", bad[i], strerror(errno));
+		umount2(dir, MNT_DETACH);
+	}
+	ASSERT_EQ(0, mount("none", dir, "lwnfs", 0, "layout=default"));
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+}
+
+/* A file kept open across a lazy unmount goes on working. */
+TEST_F(lwnfs, lazy_umount_keeps_open_file)
+{
+	char buf[32];
+	int fd;
+
+	fd = open(self->counter, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, umount2(self->dir, MNT_DETACH));
+	ASSERT_EQ(2, pread(fd, buf, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "0\n", 2));
+	ASSERT_EQ(3, pwrite(fd, "41\n", 3, 0));
+	ASSERT_EQ(3, pread(fd, buf, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "41\n", 3));
+	ASSERT_EQ(3, pread(fd, buf, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "42\n", 3));
+	close(fd);
+}
+
+struct bad_write {
+	const char *name;
+	const char *data;
+	size_t len;
+	int err;
+};
+
+#define BW(n, s, e) { n, s, sizeof(s) - 1, e }
+
+static const struct bad_write bad_writes[] = {
+	{ "empty", "", 0, EINVAL },
+	BW("newline only", "\n", EINVAL),
+	BW("two newlines", "12\n\n", EINVAL),
+	BW("space", " ", EINVAL),
+	BW("leading space", " 12", EINVAL),
+	BW("trailing space", "12 ", EINVAL),
+	BW("space inside", "1 2", EINVAL),
+	BW("tab", "\t1", EINVAL),
+	BW("carriage return", "1\r\n", EINVAL),
+	BW("negative", "-1", EINVAL),
+	BW("minus zero", "-0", EINVAL),
+	BW("plus alone", "+", EINVAL),
+	BW("plus sign", "+5", EINVAL),
+	BW("hex", "0x10", EINVAL),
+	BW("hex digits", "ff", EINVAL),
+	BW("binary prefix", "0b101", EINVAL),
+	BW("exponent", "1e3", EINVAL),
+	BW("decimal point", "1.5", EINVAL),
+	BW("underscore", "1_000", EINVAL),
+	BW("trailing letters", "12abc", EINVAL),
+	BW("letters", "abc", EINVAL),
+	BW("embedded NUL", "1\0002", EINVAL),
+	BW("trailing NUL", "12\0", EINVAL),
+	BW("NUL only", "\0", EINVAL),
+	BW("arabic-indic digit", "\xd9\xa1", EINVAL),
+	BW("2^64", "18446744073709551616", ERANGE),
+	BW("2^64 with newline", "18446744073709551616\n", ERANGE),
+	BW("20 nines", "99999999999999999999", ERANGE),
+	BW("100 digits",
+	   "1234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890",
+	   ERANGE),
+};
+
+/* Every rejected write: its errno, and the value unchanged after it. */
+TEST_F(lwnfs, bad_writes)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad_writes); i++) {
+		const struct bad_write *bw = &bad_writes[i];
+
+		ASSERT_EQ(3, put(self->counter, "42\n", 3));
+		EXPECT_EQ(-bw->err, put(self->counter, bw->data, bw->len))
+			TH_LOG("write '%s'", bw->name);
+		EXPECT_EQ(42, value(self->counter)) TH_LOG("value after '%s'", bw->name);
+	}
+}
+
+/* Oversized writes fail with EINVAL; so does 129 bytes of digits. */
+TEST_F(lwnfs, oversized_writes)
+{
+	static const size_t sizes[] = { 129, 4096, 65536, 1 << 20 };
+	unsigned int i;
+	char *big;
+
+	big = malloc(sizes[3]);
+	ASSERT_NE(NULL, big);
+	memset(big, '1', sizes[3]);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		ASSERT_EQ(3, put(self->counter, "42\n", 3));
+		EXPECT_EQ(-EINVAL, put(self->counter, big, sizes[i]))
+			TH_LOG("write of %zu digits", sizes[i]);
+		EXPECT_EQ(42, value(self->counter));
+	}
+	free(big);
+}
+
+/* Writes at a non-zero offset fail, including a second write in one open. */
+TEST_F(lwnfs, write_offsets)
+{
+	int fd;
+
+	ASSERT_EQ(3, put(self->counter, "42\n", 3));
+	fd = open(self->counter, O_WRONLY);
+	ASSERT_GE(fd, 0);
+	errno = 0;
+	EXPECT_EQ(-1, pwrite(fd, "7", 1, 1));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	EXPECT_EQ(42, value(self->counter));
+
+	ASSERT_EQ(3, put(self->counter, "42\n", 3));
+	fd = open(self->counter, O_WRONLY);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(1, write(fd, "7", 1));
+	errno = 0;
+	EXPECT_EQ(-1, write(fd, "8", 1));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	EXPECT_EQ(7, value(self->counter));
+}
+
+#define READERS 4
+#define READS 25000
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Read the counter n times at offset 0 into out[]; 0 on success. */
+static int read_values(const char *file, uint64_t *out, int n)
+{
+	char buf[32], *end;
+	int fd, i;
+	ssize_t len;
+
+	fd = open(file, O_RDONLY);
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < n; i++) {
+		len = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (len <= 0)
+			return 2;
+		buf[len] = '\0';
+		out[i] = strtoull(buf, &end, 10);
+		if (*end != '\n')
+			return 3;
+	}
+	close(fd);
+	return 0;
+}
+
+/* 4 processes x 25000 reads: an exact range, no duplicates, no gaps. */
+TEST_F(lwnfs, concurrent_readers)
+{
+	const int total = READERS * READS;
+	uint64_t *vals, start = 5000000000ULL;
+	int i, status, dups = 0, gaps = 0;
+	pid_t pid[READERS];
+
+	vals = mmap(NULL, total * sizeof(*vals), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, vals);
+	ASSERT_EQ(11, put(self->counter, "5000000000\n", 11));
+
+	for (i = 0; i < READERS; i++) {
+		pid[i] = fork();
+		ASSERT_GE(pid[i], 0);
+		if (pid[i] == 0)
+			_exit(read_values(self->counter, vals + i * READS, READS));
+	}
+	for (i = 0; i < READERS; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		ASSERT_EQ(0, WEXITSTATUS(status));
+	}
+
+	qsort(vals, total, sizeof(*vals), cmp_u64);
+	for (i = 1; i < total; i++) {
+		if (vals[i] == vals[i - 1])
+			dups++;
+		else if (vals[i] != vals[i - 1] + 1)
+			gaps++;
+	}
+	EXPECT_EQ(0, dups);
+	EXPECT_EQ(0, gaps);
+	EXPECT_EQ(start, vals[0]);
+	EXPECT_EQ(start + total - 1, vals[total - 1]);
+	EXPECT_EQ(start + total, value(self->counter));
+	munmap(vals, total * sizeof(*vals));
+}
+
+#define SETS 2000
+
+/*
+ * Readers race a writer that sets the counter to j << 32 for j = 1..SETS.
+ * Every value read must be some j << 32 plus fewer increments than there
+ * were reads: a torn or stale-mixed value would not be.
+ */
+TEST_F(lwnfs, readers_race_writer)
+{
+	uint64_t *vals, hi, lo;
+	int i, status, bad = 0;
+	pid_t pid[READERS];
+	char text[32];
+
+	vals = mmap(NULL, READERS * READS * sizeof(*vals), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, vals);
+	snprintf(text, sizeof(text), "%llu\n", 1ULL << 32);
+	ASSERT_EQ(strlen(text), put(self->counter, text, strlen(text)));
+
+	for (i = 0; i < READERS; i++) {
+		pid[i] = fork();
+		ASSERT_GE(pid[i], 0);
+		if (pid[i] == 0)
+			_exit(read_values(self->counter, vals + i * READS, READS));
+	}
+	for (i = 2; i <= SETS; i++) {
+		snprintf(text, sizeof(text), "%llu\n", (unsigned long long)i << 32);
+		ASSERT_EQ(strlen(text), put(self->counter, text, strlen(text)));
+	}
+	for (i = 0; i < READERS; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
+		ASSERT_EQ(0, WEXITSTATUS(status));
+	}
+	for (i = 0; i < READERS * READS; i++) {
+		hi = vals[i] >> 32;
+		lo = vals[i] & 0xffffffffULL;
+		if (hi < 1 || hi > SETS || lo >= READERS * READS)
+			bad++;
+	}
+	EXPECT_EQ(0, bad);
+	munmap(vals, READERS * READS * sizeof(*vals));
+}
+
+/* Others can read, cannot open for write (EACCES), cannot mount (EPERM). */
+TEST_F(lwnfs, unprivileged)
+{
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(3, put(self->counter, "42\n", 3));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		char tmpl[] = "/tmp/lwnfs_user.XXXXXX";
+		char *dir = mkdtemp(tmpl);
+
+		if (!dir || chown(dir, NOBODY, NOBODY))
+			_exit(10);
+		if (setgid(NOBODY) || setuid(NOBODY))
+			_exit(11);
+		if (value(self->counter) != 42)
+			_exit(12);
+		if (open(self->counter, O_WRONLY) != -1 || errno != EACCES)
+			_exit(13);
+		if (mount("none", dir, "lwnfs", 0, NULL) != -1 || errno != EPERM)
+			_exit(14);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* the unprivileged read took 42; nothing else changed it */
+	EXPECT_EQ(43, value(self->counter));
+}
+
+TEST_HARNESS_MAIN
