@@ -228,7 +228,7 @@ TEST_F(lwnfs, subcounter)
 {
 	char *sub = strdup(path(self->dir, "subdir/subcounter"));
 
-	ASSERT_EQ(5, put(self->counter, "500\n", 4 + 1));
+	ASSERT_EQ(4, put(self->counter, "500\n", 4));
 	EXPECT_EQ(0, value(sub));
 	EXPECT_EQ(1, value(sub));
 	EXPECT_EQ(500, value(self->counter));
