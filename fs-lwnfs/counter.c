@@ -16,7 +16,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
+#include <linux/uio.h>
 
 #include "lwnfs.h"
 
@@ -104,18 +104,22 @@ static int lwnfs_counter_release(struct inode *inode, struct file *file)
 
 /*
  * Only a read at offset 0 takes a value: later offsets serve the rest of the
- * text that read produced, so cat and dd bs=1 both consume one value.
+ * text that read produced, so cat and dd bs=1 both consume one value. An
+ * empty read takes nothing.
  */
-static ssize_t lwnfs_counter_read(struct file *file, char __user *ubuf,
-				  size_t count, loff_t *ppos)
+static ssize_t lwnfs_counter_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct lwnfs_snapshot *snap = file->private_data;
+	struct lwnfs_snapshot *snap = iocb->ki_filp->private_data;
 	char text[LWNFS_TEXT_MAX];
-	size_t len;
+	loff_t pos = iocb->ki_pos;
+	size_t len, n;
 	u64 val;
 
-	if (*ppos == 0) {
-		val = atomic64_fetch_inc(lwnfs_counter(file_inode(file)));
+	if (!iov_iter_count(to))
+		return 0;
+
+	if (pos == 0) {
+		val = atomic64_fetch_inc(lwnfs_counter(file_inode(iocb->ki_filp)));
 		len = lwnfs_format_value(text, sizeof(text), val);
 		spin_lock(&snap->lock);
 		memcpy(snap->text, text, len);
@@ -128,7 +132,13 @@ static ssize_t lwnfs_counter_read(struct file *file, char __user *ubuf,
 		spin_unlock(&snap->lock);
 	}
 
-	return simple_read_from_buffer(ubuf, count, ppos, text, len);
+	if (pos >= len)
+		return 0;
+	n = copy_to_iter(text + pos, len - pos, to);
+	if (!n)
+		return -EFAULT;
+	iocb->ki_pos += n;
+	return n;
 }
 
 /*
@@ -136,24 +146,25 @@ static ssize_t lwnfs_counter_read(struct file *file, char __user *ubuf,
  * before anything is copied, so a huge write costs no allocation, and the
  * counter is only set once the text has parsed.
  */
-static ssize_t lwnfs_counter_write(struct file *file, const char __user *ubuf,
-				   size_t count, loff_t *ppos)
+static ssize_t lwnfs_counter_write_iter(struct kiocb *iocb,
+					struct iov_iter *from)
 {
+	size_t count = iov_iter_count(from);
 	char buf[LWNFS_WRITE_MAX + 1];
 	u64 val;
 	int ret;
 
-	if (*ppos != 0 || count > sizeof(buf))
+	if (iocb->ki_pos != 0 || count > sizeof(buf))
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
+	if (copy_from_iter(buf, count, from) != count)
 		return -EFAULT;
 
 	ret = lwnfs_parse_value(buf, count, &val);
 	if (ret)
 		return ret;
 
-	atomic64_set(lwnfs_counter(file_inode(file)), val);
-	*ppos += count;
+	atomic64_set(lwnfs_counter(file_inode(iocb->ki_filp)), val);
+	iocb->ki_pos += count;
 	return count;
 }
 
@@ -161,7 +172,7 @@ const struct file_operations lwnfs_counter_fops = {
 	.owner		= THIS_MODULE,
 	.open		= lwnfs_counter_open,
 	.release	= lwnfs_counter_release,
-	.read		= lwnfs_counter_read,
-	.write		= lwnfs_counter_write,
+	.read_iter	= lwnfs_counter_read_iter,
+	.write_iter	= lwnfs_counter_write_iter,
 	.llseek		= default_llseek,
 };

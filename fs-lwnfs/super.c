@@ -306,3 +306,7 @@ module_exit(lwnfs_exit);
 
 MODULE_DESCRIPTION("Counter filesystem from LWN's libfs example");
 MODULE_LICENSE("GPL");
+
+#if IS_ENABLED(CONFIG_LWNFS_KUNIT_TEST)
+#include "lwnfs_kunit.c"
+#endif

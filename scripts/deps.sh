@@ -9,7 +9,7 @@ set -euo pipefail
 
 PACKAGES=(
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
-	git patch quilt ccache dpkg-dev shellcheck
+	git patch quilt ccache dpkg-dev shellcheck rsync
 	clang-16 lld-16 llvm-16
 	python3-sphinx python3-yaml python3-ply python3-git
 	qemu-system-x86 busybox-static file

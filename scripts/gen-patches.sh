@@ -5,6 +5,13 @@
 # lines, no git version signature.
 #
 # usage: scripts/gen-patches.sh [-o OUTDIR] [BASE...]
+#        scripts/gen-patches.sh --states DIR
+#        scripts/gen-patches.sh --finals DIR
+#   --states writes the newest base's sources after each patch to DIR/1..N
+#   (kernel-relative paths), to edit them and take them back with
+#   scripts/split-import.sh DIR.
+#   --finals writes each base's final sources to DIR/<base>, to edit them and
+#   take them back with scripts/delta-import.sh DIR.
 #
 # How a base's series is built:
 #  1. the final sources are staged with kernel-relative paths;
@@ -22,7 +29,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$LWNFS_TOP/patches
-if [ "${1:-}" = "-o" ]; then
+states_only='' finals_only=''
+if [ "${1:-}" = "--states" ]; then
+	states_only=${2:?usage: $0 --states DIR}
+	shift 2
+elif [ "${1:-}" = "--finals" ]; then
+	finals_only=${2:?usage: $0 --finals DIR}
+	shift 2
+elif [ "${1:-}" = "-o" ]; then
 	out=$2
 	shift 2
 fi
@@ -246,6 +260,21 @@ gen_base() {
 	(cd "$out/$base" && ls -- *.patch) >"$out/$base/series"
 	info "$base: $(wc -l <"$out/$base/series") patches in ${out#"$LWNFS_TOP"/}/$base"
 }
+
+if [ -n "$finals_only" ]; then
+	[ ! -e "$finals_only" ] || die "$finals_only exists; give a new directory"
+	for b in $(all_bases); do
+		stage_final "$finals_only/$b" "$b"
+	done
+	info "final sources of each base: $finals_only/<base>"
+	exit 0
+fi
+if [ -n "$states_only" ]; then
+	[ ! -e "$states_only" ] || die "$states_only exists; give a new directory"
+	make_states "$states_only" "$(newest_base)"
+	info "states after each patch of the series: $states_only/1 .. $states_only/${#PATCHES[@]}"
+	exit 0
+fi
 
 for base in "${targets[@]}"; do
 	gen_base "$base"

@@ -70,17 +70,34 @@ if [ "$mode" = demo ]; then
 	exit 0
 fi
 
-# Verdict for test mode.
+# Verdict for test mode. With CONFIG_LWNFS_KUNIT_TEST=y the KUnit suite ran
+# at boot; the kernel's own kunit.py parses its KTAP, and it must have run
+# at least the number of tests in configs/kunit-expected.
+kunit_fail=0 kunit_summary=
+if grep -q '^CONFIG_LWNFS_KUNIT_TEST=y' "$bd/.config"; then
+	tree=$(tree_dir "$base")
+	expected=$(cat "$LWNFS_TOP/configs/kunit-expected")
+	parsed=$(python3 "$tree/tools/testing/kunit/kunit.py" parse "$log" 2>&1) || kunit_fail=1
+	ran=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' <<<"$parsed" | tail -n 1)
+	kunit_summary=$(grep -E 'Ran [0-9]+ tests' <<<"$parsed" | sed 's/\x1b\[[0-9;]*m//g; s/^\[[0-9:]*\] //' | tail -n 1)
+	if [ -z "$ran" ] || [ "$ran" -lt "$expected" ]; then
+		kunit_fail=1
+		kunit_summary="KUnit ran ${ran:-no} tests, expected at least $expected"
+	fi
+fi
+
 problems=$(grep -E 'WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|KCSAN:|kmemleak:|possible (circular|recursive) locking|general protection fault' "$log" || true)
-notok=$(grep -E '^(# )?not ok ' "$log" || true)
-skips=$(grep -E '^(# )?ok .*# SKIP' "$log" || true)
-totals=$(grep -E '^# Totals:' "$log" | tail -n 1 || true)
+notok=$(grep -E '^[[:space:]]*(# )?not ok ' "$log" || true)
+skips=$(grep -E '^[[:space:]]*(# )?ok .*# SKIP' "$log" || true)
+# kselftest's totals (KUnit's have no xfail)
+totals=$(grep -E '^# Totals: .*xfail' "$log" | tail -n 1 || true)
 fail=0
 [ -z "$problems" ] || { echo "kernel problems:"; echo "$problems"; fail=1; }
 [ -z "$notok" ] || { echo "failed tests:"; echo "$notok"; fail=1; }
 [ -z "$skips" ] || { echo "skipped tests (the guest is root with lwnfs, nothing may skip):"; echo "$skips"; fail=1; }
 grep -q '^LWNFS-GUEST-END rc=0' "$log" || { echo "the guest did not finish cleanly"; fail=1; }
 [ -n "$totals" ] || { echo "the kselftest printed no totals"; fail=1; }
+[ $kunit_fail -eq 0 ] || { echo "KUnit failed: $kunit_summary"; echo "$parsed" | tail -n 30; fail=1; }
 if [ $fail -ne 0 ]; then
 	echo "--- end of the guest log ($log):"
 	tail -n 40 "$log"
@@ -88,3 +105,4 @@ if [ $fail -ne 0 ]; then
 fi
 outer=$(grep -cE '^ok ' "$log")
 info "$base (CONFIG_LWNFS=$lwnfs_cfg): kselftest ${totals#\# }; $outer guest checks ok; $((SECONDS - start))s"
+[ -z "$kunit_summary" ] || info "$base: KUnit at boot: $kunit_summary"

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for lwnfs: the write parser and the text rendering as units,
+ * and private instances mounted in the kernel and driven with kernel_read()
+ * and kernel_write().
+ *
+ * Included at the end of super.c, the way ext4 includes its mballoc test, so
+ * that the tests reach the file system type without exporting it.
+ */
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
+#include <linux/mount.h>
+#include <linux/sched/task.h>
+#include <linux/sort.h>
+#include <linux/statfs.h>
+
+/* ---- the write parser ---- */
+
+struct lwnfs_parse_case {
+	const char *name;
+	const char *text;
+	size_t len;
+	int err;
+	u64 val;
+};
+
+#define PARSE_OK(n, s, v)	{ n, s, sizeof(s) - 1, 0, v }
+#define PARSE_ERR(n, s, e)	{ n, s, sizeof(s) - 1, e, 0 }
+
+static const struct lwnfs_parse_case lwnfs_parse_cases[] = {
+	PARSE_OK("zero", "0", 0),
+	PARSE_OK("zero with newline", "0\n", 0),
+	PARSE_OK("echo 1000", "1000\n", 1000),
+	PARSE_OK("leading zeros", "007", 7),
+	PARSE_OK("2^32", "4294967296", 4294967296ULL),
+	PARSE_OK("2^63", "9223372036854775808\n", 9223372036854775808ULL),
+	PARSE_OK("U64_MAX", "18446744073709551615", U64_MAX),
+	PARSE_OK("U64_MAX with newline", "18446744073709551615\n", U64_MAX),
+	{ "empty", "", 0, -EINVAL, 0 },
+	PARSE_ERR("newline only", "\n", -EINVAL),
+	PARSE_ERR("two newlines", "1\n\n", -EINVAL),
+	PARSE_ERR("space", " ", -EINVAL),
+	PARSE_ERR("leading space", " 1", -EINVAL),
+	PARSE_ERR("trailing space", "1 ", -EINVAL),
+	PARSE_ERR("space inside", "1 2", -EINVAL),
+	PARSE_ERR("carriage return", "1\r\n", -EINVAL),
+	PARSE_ERR("negative", "-1", -EINVAL),
+	PARSE_ERR("plus alone", "+", -EINVAL),
+	PARSE_ERR("plus sign", "+5", -EINVAL),
+	PARSE_ERR("hex", "0x10", -EINVAL),
+	PARSE_ERR("exponent", "1e3", -EINVAL),
+	PARSE_ERR("decimal point", "1.5", -EINVAL),
+	PARSE_ERR("trailing letters", "12abc", -EINVAL),
+	PARSE_ERR("trailing x", "12x", -EINVAL),
+	PARSE_ERR("embedded NUL", "1\0002", -EINVAL),
+	PARSE_ERR("trailing NUL", "12\0", -EINVAL),
+	PARSE_ERR("2^64", "18446744073709551616", -ERANGE),
+	PARSE_ERR("U64_MAX * 10", "184467440737095516150\n", -ERANGE),
+	PARSE_ERR("20 nines", "99999999999999999999", -ERANGE),
+};
+
+static void lwnfs_parse_case_desc(const struct lwnfs_parse_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(lwnfs_parse, lwnfs_parse_cases, lwnfs_parse_case_desc);
+
+static void lwnfs_test_parse(struct kunit *test)
+{
+	const struct lwnfs_parse_case *c = test->param_value;
+	u64 val = 0xdeadbeef;
+
+	KUNIT_EXPECT_EQ(test, c->err, lwnfs_parse_value(c->text, c->len, &val));
+	if (!c->err)
+		KUNIT_EXPECT_EQ(test, c->val, val);
+}
+
+/* The longest accepted text, and one byte more. */
+static void lwnfs_test_parse_length_limit(struct kunit *test)
+{
+	char *buf = kunit_kzalloc(test, LWNFS_WRITE_MAX + 2, GFP_KERNEL);
+	u64 val = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, '0', LWNFS_WRITE_MAX + 1);
+	buf[LWNFS_WRITE_MAX - 1] = '9';
+	KUNIT_EXPECT_EQ(test, 0, lwnfs_parse_value(buf, LWNFS_WRITE_MAX, &val));
+	KUNIT_EXPECT_EQ(test, 9ULL, val);
+	buf[LWNFS_WRITE_MAX] = '\n';
+	KUNIT_EXPECT_EQ(test, 0, lwnfs_parse_value(buf, LWNFS_WRITE_MAX + 1, &val));
+	buf[LWNFS_WRITE_MAX] = '0';
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			lwnfs_parse_value(buf, LWNFS_WRITE_MAX + 1, &val));
+}
+
+/* ---- the text rendering ---- */
+
+struct lwnfs_format_case {
+	u64 val;
+	const char *text;
+};
+
+static const struct lwnfs_format_case lwnfs_format_cases[] = {
+	{ 0, "0\n" },
+	{ 9, "9\n" },
+	{ 10, "10\n" },
+	{ 1000, "1000\n" },
+	{ U32_MAX, "4294967295\n" },
+	{ 1ULL << 63, "9223372036854775808\n" },
+	{ U64_MAX, "18446744073709551615\n" },
+};
+
+static void lwnfs_format_case_desc(const struct lwnfs_format_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%llu", c->val);
+}
+
+KUNIT_ARRAY_PARAM(lwnfs_format, lwnfs_format_cases, lwnfs_format_case_desc);
+
+static void lwnfs_test_format(struct kunit *test)
+{
+	const struct lwnfs_format_case *c = test->param_value;
+	char buf[32];
+
+	KUNIT_EXPECT_EQ(test, (int)strlen(c->text),
+			lwnfs_format_value(buf, sizeof(buf), c->val));
+	KUNIT_EXPECT_STREQ(test, c->text, buf);
+}
+
+/* ---- instances mounted in the kernel ---- */
+
+static void lwnfs_test_umount(void *mnt)
+{
+	kern_unmount(mnt);
+}
+
+/* Mount a private instance, unmounted when the test ends. */
+static struct vfsmount *lwnfs_test_mount(struct kunit *test, const char *layout)
+{
+	struct fs_context *fc;
+	struct vfsmount *mnt;
+	int ret;
+
+	fc = fs_context_for_mount(&lwnfs_fs_type, SB_KERNMOUNT);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
+	if (layout) {
+		ret = vfs_parse_fs_string(fc, "layout", layout);
+		KUNIT_ASSERT_EQ_MSG(test, 0, ret, "layout=%s", layout);
+	}
+	mnt = fc_mount(fc);
+	put_fs_context(fc);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lwnfs_test_umount, mnt));
+	return mnt;
+}
+
+static void lwnfs_test_fput(void *file)
+{
+	fput(file);
+}
+
+static struct file *lwnfs_test_open(struct kunit *test, struct vfsmount *mnt,
+				    const char *name, int flags)
+{
+	struct file *file = file_open_root_mnt(mnt, name, flags, 0);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "open %s: %d", name,
+			       PTR_ERR_OR_ZERO(file));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lwnfs_test_fput, file));
+	return file;
+}
+
+/* Read the value at offset 0 and parse it. */
+static u64 lwnfs_test_take(struct kunit *test, struct file *file)
+{
+	char buf[32];
+	loff_t pos = 0;
+	ssize_t n;
+	u64 val;
+
+	n = kernel_read(file, buf, sizeof(buf) - 1, &pos);
+	KUNIT_ASSERT_GT(test, n, 1);
+	KUNIT_ASSERT_EQ(test, '\n', buf[n - 1]);
+	buf[n - 1] = '\0';
+	KUNIT_ASSERT_EQ(test, 0, kstrtoull(buf, 10, &val));
+	return val;
+}
+
+static ssize_t lwnfs_test_put(struct file *file, const char *text)
+{
+	loff_t pos = 0;
+
+	return kernel_write(file, text, strlen(text), &pos);
+}
+
+static void lwnfs_test_sequence(struct kunit *test)
+{
+	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
+	struct file *f = lwnfs_test_open(test, mnt, "counter", O_RDWR);
+
+	KUNIT_EXPECT_EQ(test, 0ULL, lwnfs_test_take(test, f));
+	KUNIT_EXPECT_EQ(test, 1ULL, lwnfs_test_take(test, f));
+	KUNIT_EXPECT_EQ(test, 2ULL, lwnfs_test_take(test, f));
+}
+
+static void lwnfs_test_set(struct kunit *test)
+{
+	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
+	struct file *f = lwnfs_test_open(test, mnt, "counter", O_RDWR);
+
+	KUNIT_EXPECT_EQ(test, 5, lwnfs_test_put(f, "1000\n"));
+	KUNIT_EXPECT_EQ(test, 1000ULL, lwnfs_test_take(test, f));
+	KUNIT_EXPECT_EQ(test, 1001ULL, lwnfs_test_take(test, f));
+}
+
+/* A rejected write leaves the value as it was. */
+static void lwnfs_test_bad_write_keeps_value(struct kunit *test)
+{
+	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
+	struct file *f = lwnfs_test_open(test, mnt, "counter", O_RDWR);
+	loff_t pos = 1;
+
+	KUNIT_ASSERT_EQ(test, 3, lwnfs_test_put(f, "42\n"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, lwnfs_test_put(f, "43x"));
+	KUNIT_EXPECT_EQ(test, -ERANGE, lwnfs_test_put(f, "18446744073709551616"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, kernel_write(f, "7", 1, &pos));
+	KUNIT_EXPECT_EQ(test, 42ULL, lwnfs_test_take(test, f));
+}
+
+static void lwnfs_test_wrap(struct kunit *test)
+{
+	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
+	struct file *f = lwnfs_test_open(test, mnt, "counter", O_RDWR);
+
+	KUNIT_ASSERT_EQ(test, 20, lwnfs_test_put(f, "18446744073709551615"));
+	KUNIT_EXPECT_EQ(test, U64_MAX, lwnfs_test_take(test, f));
+	KUNIT_EXPECT_EQ(test, 0ULL, lwnfs_test_take(test, f));
+}
+
+/* Reads past offset 0 serve the rest of the same text, then EOF. */
+static void lwnfs_test_offsets(struct kunit *test)
+{
+	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
+	struct file *f = lwnfs_test_open(test, mnt, "counter", O_RDWR);
+	char buf[8];
+	loff_t pos;
+
+	pos = 3;
+	KUNIT_EXPECT_EQ(test, 0, kernel_read(f, buf, sizeof(buf), &pos));
+	KUNIT_ASSERT_EQ(test, 4, lwnfs_test_put(f, "123\n"));
+	pos = 0;
+	KUNIT_ASSERT_EQ(test, 2, kernel_read(f, buf, 2, &pos));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(buf, "12", 2));
+	KUNIT_EXPECT_EQ(test, 2, pos);
+	KUNIT_ASSERT_EQ(test, 2, kernel_read(f, buf, sizeof(buf), &pos));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(buf, "3\n", 2));
+	KUNIT_EXPECT_EQ(test, 0, kernel_read(f, buf, sizeof(buf), &pos));
+	pos = 100;
+	KUNIT_EXPECT_EQ(test, 0, kernel_read(f, buf, sizeof(buf), &pos));
+	/* only the read at 0 took a value */
+	KUNIT_EXPECT_EQ(test, 124ULL, lwnfs_test_take(test, f));
+}
+
+static void lwnfs_test_subdir(struct kunit *test)
+{
+	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
+	struct file *top = lwnfs_test_open(test, mnt, "counter", O_RDWR);
+	struct file *sub = lwnfs_test_open(test, mnt, "subdir/subcounter", O_RDWR);
+
+	KUNIT_ASSERT_EQ(test, 4, lwnfs_test_put(top, "500\n"));
+	KUNIT_EXPECT_EQ(test, 0ULL, lwnfs_test_take(test, sub));
+	KUNIT_EXPECT_EQ(test, 500ULL, lwnfs_test_take(test, top));
+	KUNIT_EXPECT_EQ(test, 1ULL, lwnfs_test_take(test, sub));
+}
+
+static void lwnfs_test_layout_simple(struct kunit *test)
+{
+	struct vfsmount *mnt = lwnfs_test_mount(test, "simple");
+	static const char * const names[] = {
+		"counter0", "counter1", "counter2", "counter3",
+	};
+	struct file *f[ARRAY_SIZE(names)];
+	struct file *none;
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		f[i] = lwnfs_test_open(test, mnt, names[i], O_RDWR);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		for (j = 0; j <= i; j++)
+			KUNIT_EXPECT_EQ(test, (u64)j, lwnfs_test_take(test, f[i]));
+	none = file_open_root_mnt(mnt, "counter", O_RDONLY, 0);
+	KUNIT_EXPECT_EQ(test, -ENOENT, PTR_ERR_OR_ZERO(none));
+	if (!IS_ERR(none))
+		fput(none);
+}
+
+static void lwnfs_test_instances(struct kunit *test)
+{
+	struct vfsmount *a = lwnfs_test_mount(test, NULL);
+	struct vfsmount *b = lwnfs_test_mount(test, NULL);
+	struct file *fa = lwnfs_test_open(test, a, "counter", O_RDWR);
+	struct file *fb = lwnfs_test_open(test, b, "counter", O_RDWR);
+
+	KUNIT_EXPECT_PTR_NE(test, a->mnt_sb, b->mnt_sb);
+	KUNIT_ASSERT_EQ(test, 3, lwnfs_test_put(fa, "77\n"));
+	KUNIT_EXPECT_EQ(test, 0ULL, lwnfs_test_take(test, fb));
+	KUNIT_EXPECT_EQ(test, 77ULL, lwnfs_test_take(test, fa));
+}
+
+static void lwnfs_test_statfs(struct kunit *test)
+{
+	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
+	struct path root = { .mnt = mnt, .dentry = mnt->mnt_root };
+	struct kstatfs st;
+
+	KUNIT_ASSERT_EQ(test, 0, vfs_statfs(&root, &st));
+	KUNIT_EXPECT_EQ(test, (long)LWNFS_MAGIC, st.f_type);
+}
+
+/* Unknown keys and bad values are refused while the context is parsed. */
+static void lwnfs_test_bad_options(struct kunit *test)
+{
+	static const char * const bad[][2] = {
+		{ "layout", "fancy" }, { "layout", "" }, { "bogus", "1" },
+	};
+	struct fs_context *fc;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		fc = fs_context_for_mount(&lwnfs_fs_type, SB_KERNMOUNT);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    vfs_parse_fs_string(fc, bad[i][0], bad[i][1]),
+				    "%s=%s", bad[i][0], bad[i][1]);
+		put_fs_context(fc);
+	}
+}
+
+#define LWNFS_TEST_THREADS	8
+#define LWNFS_TEST_READS	2000
+
+struct lwnfs_test_reader {
+	struct file *file;
+	u64 *vals;
+	int errors;
+};
+
+static int lwnfs_test_reader_fn(void *data)
+{
+	struct lwnfs_test_reader *r = data;
+	char buf[32];
+	loff_t pos;
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < LWNFS_TEST_READS; i++) {
+		pos = 0;
+		n = kernel_read(r->file, buf, sizeof(buf) - 1, &pos);
+		if (n < 2 || buf[n - 1] != '\n') {
+			r->errors++;
+			continue;
+		}
+		buf[n - 1] = '\0';
+		if (kstrtoull(buf, 10, &r->vals[i]))
+			r->errors++;
+	}
+	return 0;
+}
+
+static int lwnfs_test_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Kernel threads reading at once get every value exactly once. */
+static void lwnfs_test_kthreads(struct kunit *test)
+{
+	const int total = LWNFS_TEST_THREADS * LWNFS_TEST_READS;
+	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
+	struct lwnfs_test_reader r[LWNFS_TEST_THREADS];
+	struct task_struct *t[LWNFS_TEST_THREADS];
+	struct file *f;
+	u64 *vals;
+	int i, dups = 0;
+
+	vals = kunit_kcalloc(test, total, sizeof(*vals), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, vals);
+	for (i = 0; i < LWNFS_TEST_THREADS; i++) {
+		r[i].file = lwnfs_test_open(test, mnt, "counter", O_RDONLY);
+		r[i].vals = vals + i * LWNFS_TEST_READS;
+		r[i].errors = 0;
+	}
+	for (i = 0; i < LWNFS_TEST_THREADS; i++) {
+		t[i] = kthread_run(lwnfs_test_reader_fn, &r[i], "lwnfs-test/%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));
+		get_task_struct(t[i]);
+	}
+	for (i = 0; i < LWNFS_TEST_THREADS; i++) {
+		kthread_stop(t[i]);
+		put_task_struct(t[i]);
+		KUNIT_EXPECT_EQ(test, 0, r[i].errors);
+	}
+
+	sort(vals, total, sizeof(*vals), lwnfs_test_cmp_u64, NULL);
+	for (i = 1; i < total; i++)
+		if (vals[i] != vals[i - 1] + 1)
+			dups++;
+	KUNIT_EXPECT_EQ(test, 0, dups);
+	KUNIT_EXPECT_EQ(test, 0ULL, vals[0]);
+	KUNIT_EXPECT_EQ(test, (u64)total - 1, vals[total - 1]);
+	f = lwnfs_test_open(test, mnt, "counter", O_RDONLY);
+	KUNIT_EXPECT_EQ(test, (u64)total, lwnfs_test_take(test, f));
+}
+
+static struct kunit_case lwnfs_test_cases[] = {
+	KUNIT_CASE_PARAM(lwnfs_test_parse, lwnfs_parse_gen_params),
+	KUNIT_CASE(lwnfs_test_parse_length_limit),
+	KUNIT_CASE_PARAM(lwnfs_test_format, lwnfs_format_gen_params),
+	KUNIT_CASE(lwnfs_test_sequence),
+	KUNIT_CASE(lwnfs_test_set),
+	KUNIT_CASE(lwnfs_test_bad_write_keeps_value),
+	KUNIT_CASE(lwnfs_test_wrap),
+	KUNIT_CASE(lwnfs_test_offsets),
+	KUNIT_CASE(lwnfs_test_subdir),
+	KUNIT_CASE(lwnfs_test_layout_simple),
+	KUNIT_CASE(lwnfs_test_instances),
+	KUNIT_CASE(lwnfs_test_statfs),
+	KUNIT_CASE(lwnfs_test_bad_options),
+	KUNIT_CASE(lwnfs_test_kthreads),
+	{}
+};
+
+static struct kunit_suite lwnfs_test_suite = {
+	.name = "lwnfs",
+	.test_cases = lwnfs_test_cases,
+};
+
+kunit_test_suite(lwnfs_test_suite);
