@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 
 /*
  * Inode numbers are fixed by the layouts, and each counter's value lives
@@ -28,9 +29,21 @@ enum lwnfs_layout {
 	LWNFS_LAYOUT_SIMPLE,
 };
 
-/* Mount options, parsed into the fs_context and kept by the instance. */
+/* The root directory's mode unless mode= says otherwise. */
+#define LWNFS_DEFAULT_MODE	0755
+
+/**
+ * struct lwnfs_mount_opts - mount options, kept by the instance
+ * @layout: which files the instance has; fixed when it is made
+ * @uid: owner of every inode of the instance
+ * @gid: group of every inode of the instance
+ * @mode: permission bits of the root directory
+ */
 struct lwnfs_mount_opts {
 	enum lwnfs_layout layout;
+	kuid_t uid;
+	kgid_t gid;
+	umode_t mode;
 };
 
 /**

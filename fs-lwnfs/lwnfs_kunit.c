@@ -132,13 +132,24 @@ static void lwnfs_test_format(struct kunit *test)
 
 /* ---- instances mounted in the kernel ---- */
 
+/* Parse one mount option into @fc, as mount(2) does. */
+static int lwnfs_test_param(struct fs_context *fc, const char *key,
+			    const char *value)
+{
+	return vfs_parse_fs_string(fc, key, value);
+}
+
 static void lwnfs_test_umount(void *mnt)
 {
 	kern_unmount(mnt);
 }
 
-/* Mount a private instance, unmounted when the test ends. */
-static struct vfsmount *lwnfs_test_mount(struct kunit *test, const char *layout)
+/*
+ * Mount a private instance with @opts, pairs of key and value ending in
+ * NULL (or no options at all), unmounted when the test ends.
+ */
+static struct vfsmount *lwnfs_test_mount(struct kunit *test,
+					 const char * const *opts)
 {
 	struct fs_context *fc;
 	struct vfsmount *mnt;
@@ -146,9 +157,9 @@ static struct vfsmount *lwnfs_test_mount(struct kunit *test, const char *layout)
 
 	fc = fs_context_for_mount(&lwnfs_fs_type, SB_KERNMOUNT);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
-	if (layout) {
-		ret = vfs_parse_fs_string(fc, "layout", layout);
-		KUNIT_ASSERT_EQ_MSG(test, 0, ret, "layout=%s", layout);
+	for (; opts && opts[0]; opts += 2) {
+		ret = lwnfs_test_param(fc, opts[0], opts[1]);
+		KUNIT_ASSERT_EQ_MSG(test, 0, ret, "%s=%s", opts[0], opts[1]);
 	}
 	mnt = fc_mount(fc);
 	put_fs_context(fc);
@@ -280,7 +291,8 @@ static void lwnfs_test_subdir(struct kunit *test)
 
 static void lwnfs_test_layout_simple(struct kunit *test)
 {
-	struct vfsmount *mnt = lwnfs_test_mount(test, "simple");
+	static const char * const opts[] = { "layout", "simple", NULL };
+	struct vfsmount *mnt = lwnfs_test_mount(test, opts);
 	static const char * const names[] = {
 		"counter0", "counter1", "counter2", "counter3",
 	};
@@ -335,10 +347,86 @@ static void lwnfs_test_bad_options(struct kunit *test)
 		fc = fs_context_for_mount(&lwnfs_fs_type, SB_KERNMOUNT);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
 		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
-				    vfs_parse_fs_string(fc, bad[i][0], bad[i][1]),
+				    lwnfs_test_param(fc, bad[i][0], bad[i][1]),
 				    "%s=%s", bad[i][0], bad[i][1]);
 		put_fs_context(fc);
 	}
+}
+
+/* ---- uid=, gid= and mode= ---- */
+
+struct lwnfs_option_case {
+	const char *key;
+	const char *value;
+	int err;
+};
+
+static const struct lwnfs_option_case lwnfs_option_cases[] = {
+	{ "uid", "1000", 0 },
+	{ "gid", "1001", 0 },
+	{ "mode", "0700", 0 },
+	{ "mode", "7777", 0 },
+	{ "uid", "abc", -EINVAL },
+	{ "uid", "-1", -EINVAL },
+	{ "uid", "4294967295", -EINVAL },
+	{ "gid", "4294967295", -EINVAL },
+	{ "gid", "", -EINVAL },
+	{ "mode", "10000", -EINVAL },
+	{ "mode", "0800", -EINVAL },
+	{ "mode", "rwx", -EINVAL },
+};
+
+static void lwnfs_option_case_desc(const struct lwnfs_option_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s=%s", c->key, c->value);
+}
+
+KUNIT_ARRAY_PARAM(lwnfs_option, lwnfs_option_cases, lwnfs_option_case_desc);
+
+/* Each option parses to its value, or is refused and changes nothing. */
+static void lwnfs_test_option(struct kunit *test)
+{
+	const struct lwnfs_option_case *c = test->param_value;
+	struct lwnfs_mount_opts *opts;
+	struct fs_context *fc;
+	unsigned int n;
+
+	fc = fs_context_for_mount(&lwnfs_fs_type, SB_KERNMOUNT);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
+	opts = fc->fs_private;
+	KUNIT_EXPECT_EQ(test, c->err, lwnfs_test_param(fc, c->key, c->value));
+	if (c->err || kstrtouint(c->value, c->key[0] == 'm' ? 8 : 10, &n))
+		n = ~0U;
+
+	KUNIT_EXPECT_EQ(test, !strcmp(c->key, "uid") && !c->err ? n : 0,
+			__kuid_val(opts->uid));
+	KUNIT_EXPECT_EQ(test, !strcmp(c->key, "gid") && !c->err ? n : 0,
+			__kgid_val(opts->gid));
+	KUNIT_EXPECT_EQ(test, !strcmp(c->key, "mode") && !c->err ? n : 0755,
+			(unsigned int)opts->mode);
+	put_fs_context(fc);
+}
+
+/* The options own every inode, and show in the mount's options. */
+static void lwnfs_test_owner(struct kunit *test)
+{
+	static const char * const opts[] = {
+		"uid", "1000", "gid", "1001", "mode", "0750", NULL,
+	};
+	struct vfsmount *mnt = lwnfs_test_mount(test, opts);
+	struct inode *root;
+	struct file *f;
+
+	root = d_inode(mnt->mnt_root);
+	KUNIT_EXPECT_EQ(test, 1000U, __kuid_val(root->i_uid));
+	KUNIT_EXPECT_EQ(test, 1001U, __kgid_val(root->i_gid));
+	KUNIT_EXPECT_EQ(test, (unsigned int)(S_IFDIR | 0750),
+			(unsigned int)root->i_mode);
+	f = lwnfs_test_open(test, mnt, "subdir/subcounter", O_RDONLY);
+	KUNIT_EXPECT_EQ(test, 1000U, __kuid_val(file_inode(f)->i_uid));
+	KUNIT_EXPECT_EQ(test, 1001U, __kgid_val(file_inode(f)->i_gid));
+	KUNIT_EXPECT_EQ(test, (unsigned int)(S_IFREG | 0644),
+			(unsigned int)file_inode(f)->i_mode);
 }
 
 #define LWNFS_TEST_THREADS	8
@@ -348,6 +436,7 @@ struct lwnfs_test_reader {
 	struct file *file;
 	u64 *vals;
 	int errors;
+	struct completion done;
 };
 
 static int lwnfs_test_reader_fn(void *data)
@@ -369,6 +458,7 @@ static int lwnfs_test_reader_fn(void *data)
 		if (kstrtoull(buf, 10, &r->vals[i]))
 			r->errors++;
 	}
+	complete(&r->done);
 	return 0;
 }
 
@@ -396,13 +486,19 @@ static void lwnfs_test_kthreads(struct kunit *test)
 		r[i].file = lwnfs_test_open(test, mnt, "counter", O_RDONLY);
 		r[i].vals = vals + i * LWNFS_TEST_READS;
 		r[i].errors = 0;
+		init_completion(&r[i].done);
 	}
 	for (i = 0; i < LWNFS_TEST_THREADS; i++) {
 		t[i] = kthread_run(lwnfs_test_reader_fn, &r[i], "lwnfs-test/%d", i);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));
 		get_task_struct(t[i]);
 	}
+	/*
+	 * Wait for the work, not just the thread: kthread_stop() on a thread
+	 * that has not started yet would keep its function from ever running.
+	 */
 	for (i = 0; i < LWNFS_TEST_THREADS; i++) {
+		wait_for_completion(&r[i].done);
 		kthread_stop(t[i]);
 		put_task_struct(t[i]);
 		KUNIT_EXPECT_EQ(test, 0, r[i].errors);
@@ -433,6 +529,8 @@ static struct kunit_case lwnfs_test_cases[] = {
 	KUNIT_CASE(lwnfs_test_instances),
 	KUNIT_CASE(lwnfs_test_statfs),
 	KUNIT_CASE(lwnfs_test_bad_options),
+	KUNIT_CASE_PARAM(lwnfs_test_option, lwnfs_option_gen_params),
+	KUNIT_CASE(lwnfs_test_owner),
 	KUNIT_CASE(lwnfs_test_kthreads),
 	{}
 };

@@ -98,7 +98,8 @@ static int lwnfs_fill_default(struct super_block *sb)
 	struct dentry *dentry;
 	struct inode *root;
 
-	root = lwnfs_new_inode(sb, S_IFDIR | 0755, LWNFS_ROOT_INO);
+	/* lwnfs_apply_opts() sets the mode mount options ask for */
+	root = lwnfs_new_inode(sb, S_IFDIR | LWNFS_DEFAULT_MODE, LWNFS_ROOT_INO);
 	if (!root)
 		return -ENOMEM;
 	lwnfs_init_dir(root);
@@ -145,10 +146,32 @@ static int lwnfs_fill_simple(struct super_block *sb)
 	return ret;
 }
 
+/*
+ * Give every inode of the instance the owner named by the options, and the
+ * root directory its mode. It runs when an instance is filled and again on
+ * remount, so both layouts, and files that exist already, are treated alike.
+ */
+static void lwnfs_apply_opts(struct super_block *sb)
+{
+	const struct lwnfs_mount_opts *opts = &lwnfs_sb(sb)->opts;
+	struct inode *inode;
+
+	spin_lock(&sb->s_inode_list_lock);
+	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
+		inode->i_uid = opts->uid;
+		inode->i_gid = opts->gid;
+	}
+	spin_unlock(&sb->s_inode_list_lock);
+
+	inode = d_inode(sb->s_root);
+	inode->i_mode = S_IFDIR | opts->mode;
+}
+
 static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 {
 	struct lwnfs_mount_opts *opts = fc->fs_private;
 	struct lwnfs_fs_info *fsi;
+	int ret;
 
 	/* Freed by lwnfs_kill_sb(), which also runs if this fails. */
 	fsi = kzalloc_obj(*fsi);
@@ -164,8 +187,14 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_time_gran = 1;
 
 	if (opts->layout == LWNFS_LAYOUT_SIMPLE)
-		return lwnfs_fill_simple(sb);
-	return lwnfs_fill_default(sb);
+		ret = lwnfs_fill_simple(sb);
+	else
+		ret = lwnfs_fill_default(sb);
+	if (ret)
+		return ret;
+
+	lwnfs_apply_opts(sb);
+	return 0;
 }
 
 /*
@@ -182,10 +211,16 @@ static void lwnfs_kill_sb(struct super_block *sb)
 
 static int lwnfs_show_options(struct seq_file *m, struct dentry *root)
 {
-	struct lwnfs_fs_info *fsi = lwnfs_sb(root->d_sb);
+	const struct lwnfs_mount_opts *opts = &lwnfs_sb(root->d_sb)->opts;
 
-	if (fsi->opts.layout == LWNFS_LAYOUT_SIMPLE)
+	if (opts->layout == LWNFS_LAYOUT_SIMPLE)
 		seq_puts(m, ",layout=simple");
+	if (!uid_eq(opts->uid, GLOBAL_ROOT_UID))
+		seq_printf(m, ",uid=%u", from_kuid_munged(seq_user_ns(m), opts->uid));
+	if (!gid_eq(opts->gid, GLOBAL_ROOT_GID))
+		seq_printf(m, ",gid=%u", from_kgid_munged(seq_user_ns(m), opts->gid));
+	if (opts->mode != LWNFS_DEFAULT_MODE)
+		seq_printf(m, ",mode=%o", opts->mode);
 	return 0;
 }
 
@@ -196,6 +231,9 @@ static const struct super_operations lwnfs_super_ops = {
 
 enum {
 	LWNFS_OPT_LAYOUT,
+	LWNFS_OPT_UID,
+	LWNFS_OPT_GID,
+	LWNFS_OPT_MODE,
 };
 
 static const struct constant_table lwnfs_layouts[] = {
@@ -206,12 +244,16 @@ static const struct constant_table lwnfs_layouts[] = {
 
 static const struct fs_parameter_spec lwnfs_fs_parameters[] = {
 	fsparam_enum("layout", LWNFS_OPT_LAYOUT, lwnfs_layouts),
+	fsparam_uid("uid", LWNFS_OPT_UID),
+	fsparam_gid("gid", LWNFS_OPT_GID),
+	fsparam_u32oct("mode", LWNFS_OPT_MODE),
 	{}
 };
 
 /*
  * Unknown keys come back from fs_parse() as -ENOPARAM, which the VFS turns
- * into -EINVAL with an "Unknown parameter" message; bad values come back as
+ * into -EINVAL with an "Unknown parameter" message; bad values, including a
+ * uid or gid with no mapping in the caller's user namespace, come back as
  * -EINVAL with their own message.
  */
 static int lwnfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
@@ -228,6 +270,18 @@ static int lwnfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	case LWNFS_OPT_LAYOUT:
 		opts->layout = result.uint_32;
 		break;
+	case LWNFS_OPT_UID:
+		opts->uid = result.uid;
+		break;
+	case LWNFS_OPT_GID:
+		opts->gid = result.gid;
+		break;
+	case LWNFS_OPT_MODE:
+		if (result.uint_32 & ~S_IALLUGO)
+			return invalfc(fc, "mode %o has bits beyond 07777",
+				       result.uint_32);
+		opts->mode = result.uint_32;
+		break;
 	}
 	return 0;
 }
@@ -237,14 +291,22 @@ static int lwnfs_get_tree(struct fs_context *fc)
 	return get_tree_nodev(fc, lwnfs_fill_super);
 }
 
-/* The layout is fixed when the instance is made: its files exist. */
+/*
+ * A remount applies the new owner and mode to the live instance. The layout
+ * is fixed when the instance is made, since its files exist; the counters
+ * keep their values.
+ */
 static int lwnfs_reconfigure(struct fs_context *fc)
 {
-	struct lwnfs_fs_info *fsi = lwnfs_sb(fc->root->d_sb);
+	struct super_block *sb = fc->root->d_sb;
+	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
 	struct lwnfs_mount_opts *opts = fc->fs_private;
 
 	if (opts->layout != fsi->opts.layout)
 		return invalfc(fc, "layout cannot be changed on remount");
+
+	fsi->opts = *opts;
+	lwnfs_apply_opts(sb);
 	return 0;
 }
 
@@ -269,13 +331,17 @@ static int lwnfs_init_fs_context(struct fs_context *fc)
 		return -ENOMEM;
 
 	/*
-	 * A remount starts from the instance's current options, so that a
-	 * remount which does not name the layout keeps it.
+	 * A remount starts from the instance's current options, so that it
+	 * changes only the options it names.
 	 */
-	if (fc->purpose == FS_CONTEXT_FOR_RECONFIGURE)
+	if (fc->purpose == FS_CONTEXT_FOR_RECONFIGURE) {
 		*opts = lwnfs_sb(fc->root->d_sb)->opts;
-	else
+	} else {
 		opts->layout = LWNFS_LAYOUT_DEFAULT;
+		opts->uid = GLOBAL_ROOT_UID;
+		opts->gid = GLOBAL_ROOT_GID;
+		opts->mode = LWNFS_DEFAULT_MODE;
+	}
 
 	fc->fs_private = opts;
 	fc->ops = &lwnfs_context_ops;

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 #include <dirent.h>
 
@@ -351,6 +352,9 @@ TEST(bad_mount_options)
 	static const char * const bad[] = {
 		"bogus", "bogus=1", "layout", "layout=", "layout=fancy",
 		"layout=SIMPLE", "layout=simple,nope=1",
+		"uid", "uid=abc", "uid=-1", "uid=4294967295", "uid=1x",
+		"gid=abc", "gid=4294967295", "mode=abc", "mode=10000",
+		"mode=0800", "mode=-1", "mode=0x1ff",
 	};
 	char tmpl[] = "/tmp/lwnfs_opts.XXXXXX";
 	char *dir;
@@ -369,6 +373,207 @@ TEST(bad_mount_options)
 	}
 	ASSERT_EQ(0, mount("none", dir, "lwnfs", 0, "layout=default"));
 	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+}
+
+static void expect_owner(struct __test_metadata *_metadata, const char *file,
+			 mode_t mode, uid_t uid, gid_t gid)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(file, &st)) TH_LOG("stat %s: %s", file, strerror(errno));
+	EXPECT_EQ(mode, st.st_mode) TH_LOG("%s has mode 0%o", file, st.st_mode);
+	EXPECT_EQ(uid, st.st_uid) TH_LOG("%s has uid %u", file, st.st_uid);
+	EXPECT_EQ(gid, st.st_gid) TH_LOG("%s has gid %u", file, st.st_gid);
+}
+
+/* uid=, gid= own every inode; mode= is the root directory's mode. */
+TEST_F(lwnfs, owner_options)
+{
+	char *dir = lwnfs_mount("uid=1000,gid=1001,mode=0750");
+	char *simple = lwnfs_mount("layout=simple,uid=1002,gid=1003,mode=1777");
+
+	ASSERT_NE(NULL, dir);
+	ASSERT_NE(NULL, simple);
+	expect_owner(_metadata, dir, S_IFDIR | 0750, 1000, 1001);
+	expect_owner(_metadata, path(dir, "counter"), S_IFREG | 0644, 1000, 1001);
+	expect_owner(_metadata, path(dir, "subdir"), S_IFDIR | 0755, 1000, 1001);
+	expect_owner(_metadata, path(dir, "subdir/subcounter"), S_IFREG | 0644,
+		     1000, 1001);
+	expect_owner(_metadata, simple, S_IFDIR | 01777, 1002, 1003);
+	expect_owner(_metadata, path(simple, "counter3"), S_IFREG | 0644, 1002, 1003);
+	/* the default instance is untouched */
+	expect_owner(_metadata, self->dir, S_IFDIR | 0755, 0, 0);
+	lwnfs_umount(simple);
+	lwnfs_umount(dir);
+}
+
+/* Run fn as uid/gid in a child; returns its exit status. */
+static int as_user(uid_t uid, gid_t gid, int (*fn)(const char *), const char *arg)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(gid) || setuid(uid))
+			_exit(100);
+		_exit(fn(arg));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static int write_555(const char *file)
+{
+	return put(file, "555\n", 4) == 4 ? 0 : 1;
+}
+
+static int read_denied_write(const char *file)
+{
+	if (value(file) == ~0ULL)
+		return 1;
+	if (open(file, O_WRONLY) != -1 || errno != EACCES)
+		return 2;
+	return 0;
+}
+
+/* The uid= user can write its counters; others can still only read. */
+TEST_F(lwnfs, owner_can_write)
+{
+	char *dir = lwnfs_mount("uid=1000,gid=1000");
+	char *counter;
+
+	ASSERT_NE(NULL, dir);
+	counter = strdup(path(dir, "counter"));
+	EXPECT_EQ(0, as_user(1000, 1000, write_555, counter));
+	EXPECT_EQ(555, value(counter));
+	EXPECT_EQ(0, as_user(1002, 1002, read_denied_write, counter));
+	EXPECT_EQ(557, value(counter));
+	free(counter);
+	lwnfs_umount(dir);
+}
+
+/* The options line of a mount in /proc/mounts, or "" if not mounted. */
+static const char *mount_options(const char *dir)
+{
+	static char line[512], opts[512];
+	char mnt[256], type[64];
+	FILE *f = fopen("/proc/mounts", "r");
+
+	opts[0] = '\0';
+	if (!f)
+		return opts;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %255s %63s %511s", mnt, type, opts) == 3 &&
+		    !strcmp(mnt, dir) && !strcmp(type, "lwnfs"))
+			break;
+		opts[0] = '\0';
+	}
+	fclose(f);
+	return opts;
+}
+
+/* /proc/mounts shows each option that differs from its default. */
+TEST_F(lwnfs, proc_mounts)
+{
+	char *dir = lwnfs_mount("layout=simple,uid=1000,gid=1001,mode=0750");
+	const char *opts;
+
+	ASSERT_NE(NULL, dir);
+	opts = mount_options(dir);
+	EXPECT_NE(NULL, strstr(opts, ",layout=simple,uid=1000,gid=1001,mode=750"))
+		TH_LOG("options: %s", opts);
+	opts = mount_options(self->dir);
+	EXPECT_STRNE("", opts);
+	EXPECT_EQ(NULL, strstr(opts, "layout=")) TH_LOG("options: %s", opts);
+	EXPECT_EQ(NULL, strstr(opts, "uid=")) TH_LOG("options: %s", opts);
+	EXPECT_EQ(NULL, strstr(opts, "gid=")) TH_LOG("options: %s", opts);
+	EXPECT_EQ(NULL, strstr(opts, "mode=")) TH_LOG("options: %s", opts);
+	lwnfs_umount(dir);
+}
+
+/* A remount applies new owners and mode to existing files; values stay. */
+TEST_F(lwnfs, remount_applies)
+{
+	char *sub = strdup(path(self->dir, "subdir/subcounter"));
+
+	ASSERT_EQ(3, put(self->counter, "77\n", 3));
+	ASSERT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT,
+			   "uid=1000,gid=1001,mode=0700"));
+	expect_owner(_metadata, self->dir, S_IFDIR | 0700, 1000, 1001);
+	expect_owner(_metadata, self->counter, S_IFREG | 0644, 1000, 1001);
+	expect_owner(_metadata, sub, S_IFREG | 0644, 1000, 1001);
+	EXPECT_EQ(77, value(self->counter));
+
+	/* options a remount does not name keep their values */
+	ASSERT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT, "mode=0711"));
+	expect_owner(_metadata, self->dir, S_IFDIR | 0711, 1000, 1001);
+	EXPECT_NE(NULL, strstr(mount_options(self->dir), "uid=1000,gid=1001,mode=711"));
+
+	ASSERT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT, "uid=0,gid=0,mode=0755"));
+	expect_owner(_metadata, sub, S_IFREG | 0644, 0, 0);
+	EXPECT_EQ(NULL, strstr(mount_options(self->dir), "uid="));
+	EXPECT_EQ(78, value(self->counter));
+	free(sub);
+}
+
+/* The layout cannot change on remount; bad values change nothing. */
+TEST_F(lwnfs, remount_rejects)
+{
+	char *dir = lwnfs_mount("layout=simple,uid=1000");
+
+	ASSERT_NE(NULL, dir);
+	errno = 0;
+	EXPECT_EQ(-1, mount(NULL, dir, NULL, MS_REMOUNT, "layout=default"));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "layout=simple"));
+	errno = 0;
+	EXPECT_EQ(-1, mount(NULL, dir, NULL, MS_REMOUNT, "mode=10000"));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, mount(NULL, self->dir, NULL, MS_REMOUNT, "layout=simple"));
+	EXPECT_EQ(EINVAL, errno);
+	expect_owner(_metadata, dir, S_IFDIR | 0755, 1000, 0);
+	expect_owner(_metadata, path(dir, "counter0"), S_IFREG | 0644, 1000, 0);
+	lwnfs_umount(dir);
+}
+
+/*
+ * In a new user namespace nothing is mapped: uid=0 names no one there and
+ * fails with EINVAL, and lwnfs, having no FS_USERNS_MOUNT, refuses the
+ * mount itself with EPERM.
+ */
+TEST(userns)
+{
+	char tmpl[] = "/tmp/lwnfs_userns.XXXXXX";
+	char *dir;
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0 || !lwnfs_available())
+		SKIP(return, "needs root and lwnfs");
+	dir = mkdtemp(tmpl);
+	ASSERT_NE(NULL, dir);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS))
+			_exit(10);
+		if (mount("none", dir, "lwnfs", 0, "uid=0") != -1 || errno != EINVAL)
+			_exit(11);
+		if (mount("none", dir, "lwnfs", 0, "gid=0") != -1 || errno != EINVAL)
+			_exit(12);
+		if (mount("none", dir, "lwnfs", 0, NULL) != -1 || errno != EPERM)
+			_exit(13);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("step %d failed", WEXITSTATUS(status));
 	rmdir(dir);
 }
 
