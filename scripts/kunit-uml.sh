@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Run the lwnfs KUnit suite the way kernel developers do: kunit.py on UML,
+# with fs/lwnfs/.kunitconfig. Fails unless every test passes and at least
+# configs/kunit-expected tests ran. About 9 minutes cold per base.
+#
+# usage: scripts/kunit-uml.sh BASE
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+base=${1:?usage: $0 BASE}
+need_tree "$base"
+tree=$(tree_dir "$base")
+[ -f "$tree/fs/lwnfs/.kunitconfig" ] || die "$base has no fs/lwnfs/.kunitconfig; run: make apply BASE=$base"
+bd=$(build_dir "$base" uml)
+export CCACHE_DIR=${CCACHE_DIR:-$LWNFS_CACHE/ccache}
+expected=$(cat "$LWNFS_TOP/configs/kunit-expected")
+log=$bd.log
+mkdir -p "$bd"
+
+rc=0
+(cd "$tree" && python3 tools/testing/kunit/kunit.py run --kunitconfig=fs/lwnfs \
+	--build_dir="$bd" --jobs="$JOBS" --make_options="CC=ccache gcc") >"$log" 2>&1 || rc=$?
+sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E 'Testing complete|FAILED|CRASHED' | sed 's/^\[[0-9:]*\] //' || true
+ran=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' "$log" | tail -n 1)
+[ "$rc" -eq 0 ] || die "$base: kunit.py run failed (log: $log)"
+if [ -z "$ran" ] || [ "$ran" -lt "$expected" ]; then
+	die "$base: KUnit on UML ran ${ran:-no} tests, expected at least $expected (log: $log)"
+fi
+info "$base: KUnit on UML: $ran tests passed"
