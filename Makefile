@@ -4,7 +4,7 @@ BASE ?= $(shell awk '!/^\#/ && NF { print $$1; exit }' bases.conf)
 BASES := $(shell awk '!/^\#/ && NF { print $$1 }' bases.conf)
 S := scripts
 
-.PHONY: help demo shell deps fetch fetch-all patches sync apply build selftest guest check check-all lint
+.PHONY: help demo shell deps fetch fetch-all patches sync apply build selftest guest kunit-uml check check-all lint
 
 help:
 	@echo "lwnfs: the LWN counter filesystem as a kernel patch series"
@@ -24,6 +24,7 @@ help:
 	@echo "  make build       build BASE with CONFIG_LWNFS=y (VARIANT=y|m|n|allmod|clang)"
 	@echo "  make selftest    build BASE's lwnfs kselftest (static) with the kernel's selftest build"
 	@echo "  make guest       boot BASE's last build and run the guest tests (MODE=test|demo|shell)"
+	@echo "  make kunit-uml   run BASE's KUnit suite on UML with kunit.py"
 	@echo "  make lint        shellcheck the scripts"
 	@echo
 	@echo "Cache: $${LWNFS_CACHE:-$$HOME/.cache/lwnfs} (set LWNFS_CACHE to move it)"
@@ -62,6 +63,9 @@ selftest:
 MODE ?= test
 guest:
 	@$(S)/guest.sh $(BASE) $(MODE)
+
+kunit-uml:
+	@$(S)/kunit-uml.sh $(BASE)
 
 lint:
 	@$(S)/lint.sh
