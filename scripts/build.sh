@@ -3,6 +3,7 @@
 #
 # usage: scripts/build.sh BASE VARIANT [MAKE TARGETS...]
 #   y, m, n   tinyconfig + configs/guest.config + configs/lwnfs-VARIANT.config
+#   bisect    the same with configs/lwnfs-bisect.config (for any patch of the series)
 #   allmod    allmodconfig, fs/lwnfs/ only
 #   clang     the y config with LLVM (Debian's newest clang here), fs/lwnfs/
 #
@@ -25,7 +26,7 @@ export KBUILD_BUILD_USER=lwnfs KBUILD_BUILD_HOST=lwnfs
 need_cmd ccache ccache
 
 case "$variant" in
-y | m | n)
+y | m | n | bisect)
 	bd=$(build_dir "$base" tiny)
 	cc=(CC="ccache gcc")
 	frags=("$LWNFS_TOP/configs/guest.config" "$LWNFS_TOP/configs/lwnfs-$variant.config")
@@ -44,7 +45,7 @@ clang)
 	frags=("$LWNFS_TOP/configs/guest.config" "$LWNFS_TOP/configs/lwnfs-y.config")
 	defconfig=tinyconfig
 	;;
-*) die "unknown variant '$variant' (y, m, n, allmod, clang)" ;;
+*) die "unknown variant '$variant' (y, m, n, bisect, allmod, clang)" ;;
 esac
 [ $# -gt 0 ] || set -- all
 

@@ -59,6 +59,7 @@ for b in "${bases[@]}"; do
 	stage "$b: git am" "$S/apply.sh" "$b" || continue
 	stage "$b: patch -F0 and quilt" "$S/check-apply.sh" "$b"
 	stage "$b: checkpatch --strict" "$S/checkpatch.sh" "$b"
+	stage "$b: bisect: each patch builds (W=1)" "$S/check-bisect.sh" "$b"
 	if stage "$b: build CONFIG_LWNFS=y" "$S/build.sh" "$b" y &&
 		stage "$b: kselftest build (static)" "$S/selftest.sh" "$b"; then
 		stage "$b: guest =y: kselftest" "$S/guest.sh" "$b" test
