@@ -16,21 +16,7 @@ for b in "${bases[@]}"; do
 done
 
 for ((i = 1; i < ${#bases[@]}; i++)); do
-	newer=$dir/${bases[i - 1]} older=$dir/${bases[i]}
-	out=$LWNFS_TOP/deltas/${bases[i]}.diff
-	: >"$out.new"
-	while IFS= read -r f; do
-		diff -u --label "a/$f" --label "b/$f" "$newer/$f" "$older/$f" >>"$out.new" || true
-	done < <(cd "$newer" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
-	if [ -s "$out.new" ]; then
-		mv "$out.new" "$out"
-	else
-		rm -f "$out.new" "$out"
-	fi
+	diff_tree "$dir/${bases[i - 1]}" "$dir/${bases[i]}" "$LWNFS_TOP/deltas/${bases[i]}.diff"
 done
-
-newest=$dir/${bases[0]}
-rsync -a --delete "$newest/fs/lwnfs/" "$LWNFS_TOP/fs-lwnfs/"
-rsync -a --delete "$newest/tools/testing/selftests/filesystems/lwnfs/" "$LWNFS_TOP/selftests-lwnfs/"
-cp "$newest/Documentation/filesystems/lwnfs.rst" "$LWNFS_TOP/Documentation/filesystems/lwnfs.rst"
+import_sources "$dir/${bases[0]}"
 info "imported $dir; now run: make patches"

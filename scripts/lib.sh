@@ -77,3 +77,27 @@ need_cmd() {
 	command -v "$1" >/dev/null 2>&1 ||
 		die "'$1' not found; run: make deps (or: apt-get install $2)"
 }
+
+# diff_tree FROM TO OUT: the unified diff, kernel-relative a/ b/ paths, of
+# every file of FROM that TO also has; OUT is removed when there is none.
+diff_tree() {
+	local from=$1 to=$2 out=$3 f
+	: >"$out.new"
+	while IFS= read -r f; do
+		[ -f "$to/$f" ] || continue
+		diff -u --label "a/$f" --label "b/$f" "$from/$f" "$to/$f" >>"$out.new" || true
+	done < <(cd "$from" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+	if [ -s "$out.new" ]; then
+		mv "$out.new" "$out"
+	else
+		rm -f "$out.new" "$out"
+	fi
+}
+
+# import_sources DIR: make the hand-edited sources what DIR (kernel-relative
+# paths) holds.
+import_sources() {
+	rsync -a --delete "$1/fs/lwnfs/" "$LWNFS_TOP/fs-lwnfs/"
+	rsync -a --delete "$1/tools/testing/selftests/filesystems/lwnfs/" "$LWNFS_TOP/selftests-lwnfs/"
+	cp "$1/Documentation/filesystems/lwnfs.rst" "$LWNFS_TOP/Documentation/filesystems/lwnfs.rst"
+}

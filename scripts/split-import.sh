@@ -16,22 +16,7 @@ n=${#patches[@]}
 [ -d "$dir/$n" ] || die "$dir/$n missing; make it with scripts/gen-patches.sh --states $dir"
 
 for ((k = 2; k <= n; k++)); do
-	p=${patches[k - 1]}
-	out=$LWNFS_TOP/split/$p.diff
-	: >"$out.new"
-	while IFS= read -r f; do
-		[ -f "$dir/$k/$f" ] || continue
-		diff -u --label "a/$f" --label "b/$f" "$dir/$((k - 1))/$f" "$dir/$k/$f" >>"$out.new" || true
-	done < <(cd "$dir/$((k - 1))" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
-	if [ -s "$out.new" ]; then
-		mv "$out.new" "$out"
-	else
-		rm -f "$out.new" "$out"
-	fi
+	diff_tree "$dir/$((k - 1))" "$dir/$k" "$LWNFS_TOP/split/${patches[k - 1]}.diff"
 done
-
-last=$dir/$n
-rsync -a --delete "$last/fs/lwnfs/" "$LWNFS_TOP/fs-lwnfs/"
-rsync -a --delete "$last/tools/testing/selftests/filesystems/lwnfs/" "$LWNFS_TOP/selftests-lwnfs/"
-cp "$last/Documentation/filesystems/lwnfs.rst" "$LWNFS_TOP/Documentation/filesystems/lwnfs.rst"
+import_sources "$dir/$n"
 info "imported $dir; now run: make patches"
