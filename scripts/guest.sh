@@ -55,6 +55,8 @@ qemu=(qemu-system-x86_64 -m 512 -smp 2 -nographic -no-reboot
 
 if [ "$mode" = shell ]; then
 	echo "Booting $base (CONFIG_LWNFS=$lwnfs_cfg). Ctrl-A X quits QEMU."
+	# quiet: a person at the shell does not need the boot log
+	qemu[${#qemu[@]} - 1]="${qemu[-1]} quiet"
 	exec "${qemu[@]}"
 fi
 
