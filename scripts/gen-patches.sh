@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Generate patches/<base>/ for each base (default: all) from the one source:
-# fs-lwnfs/, Documentation/, Kconfig.snippet and the series definition in
-# split/. Output is deterministic: fixed identity and dates, zeroed From
+# fs-lwnfs/, selftests-lwnfs/, Documentation/, Kconfig.snippet, deltas/ and
+# the series definition in split/. Output is deterministic: fixed identity and dates, zeroed From
 # lines, no git version signature.
 #
 # usage: scripts/gen-patches.sh [-o OUTDIR] [BASE...]
@@ -15,9 +15,9 @@
 #
 # How a base's series is built:
 #  1. the final sources are staged with kernel-relative paths;
-#  2. for an older base, each older base's delta (deltas/<base>.diff) is applied in turn, from
-#     the newest base down to the target, so a delta only says how its base
-#     differs from the next newer one;
+#  2. for an older base, the deltas (deltas/<base>.diff) are applied in
+#     turn from the newest base down to the target, so a delta only says how
+#     its base differs from the next newer one;
 #  3. walking the series backwards from the newest base's final sources,
 #     each patch's files are removed and its split/<patch>.diff is
 #     reverse-applied, which gives the sources before that patch; for an
