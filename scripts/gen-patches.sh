@@ -22,6 +22,10 @@
 #     each patch's files are removed and its split/<patch>.diff is
 #     reverse-applied, which gives the sources before that patch; for an
 #     older base these states are three-way merged with its final sources;
+#     A delta's added lines land in every state where their context fits,
+#     so a delta adds lines only inside code its patch owns (a variable is
+#     declared in its case block, not at the top of the function); the
+#     bisect check (scripts/check-bisect.sh) catches a misplaced one;
 #  4. each state is committed on the pristine base, with the tree hooks of
 #     the patches so far, and git format-patch writes the series.
 set -euo pipefail
