@@ -19,11 +19,20 @@ check_base "$base"
 S=$LWNFS_TOP/scripts
 t0=$SECONDS
 
+# step WHAT COMMAND...: run one step, printing its elapsed time every 15 s
+# while it runs (a cold kernel build is minutes of silence otherwise).
 step() {
-	local what=$1 start=$SECONDS
+	local what=$1 start=$SECONDS ticker
 	shift
 	echo "==> $what"
-	"$@"
+	(while sleep 15; do echo "    ... $((SECONDS - start))s"; done) &
+	ticker=$!
+	if ! "$@"; then
+		kill "$ticker" 2>/dev/null
+		die "step failed: $what"
+	fi
+	kill "$ticker" 2>/dev/null
+	wait "$ticker" 2>/dev/null || true
 	echo "    done in $((SECONDS - start))s"
 }
 
