@@ -64,8 +64,11 @@ if [ ${#frags[@]} -gt 0 ]; then
 			case "$line" in
 			CONFIG_*) grep -qx -- "$line" "$bd/.config" ||
 				die "$base/$variant: '$line' from ${f#"$LWNFS_TOP"/} did not stick in $bd/.config" ;;
-			"# CONFIG_"*) ! grep -q "^${line#\# } *=\|^${line#\# }=" "$bd/.config" ||
-				die "$base/$variant: '$line' did not stick" ;;
+			"# CONFIG_"*)
+				sym=${line#\# }
+				sym=${sym%% *}
+				! grep -q "^$sym=" "$bd/.config" ||
+					die "$base/$variant: '$line' did not stick" ;;
 			esac
 		done <"$f"
 	done

@@ -22,11 +22,6 @@ allmod) variant=allmod extra="W=1" ;;
 *) die "unknown kind '$kind'" ;;
 esac
 
-# The y config must be built fully first so that fs/lwnfs is checked in a
-# complete tree; the other kinds prepare what they need themselves.
-if [ "$kind" = sparse ]; then
-	"$LWNFS_TOP/scripts/build.sh" "$base" y >/dev/null
-fi
 MAKEFLAGS_EXTRA=$extra "$LWNFS_TOP/scripts/build.sh" "$base" "$variant" fs/lwnfs/ >"$log" 2>&1 || {
 	cat "$log"
 	die "$base: $kind build of fs/lwnfs/ failed"

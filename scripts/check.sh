@@ -77,7 +77,7 @@ for b in "${bases[@]}"; do
 	if [ "$b" = "$newest" ] || [ "$mode" = all ]; then
 		stage "$b: allmodconfig W=1 fs/lwnfs/" "$S/check-warnings.sh" "$b" allmod
 	fi
-	# UML KUnit takes about 9 minutes cold per base; the guests above
+	# UML KUnit takes about 4 minutes cold per base; the guests above
 	# already run the same suite at boot on every base.
 	if [ "$mode" = all ]; then
 		stage "$b: KUnit on UML (kunit.py run)" "$S/kunit-uml.sh" "$b"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the lwnfs KUnit suite the way kernel developers do: kunit.py on UML,
 # with fs/lwnfs/.kunitconfig. Fails unless every test passes and at least
-# configs/kunit-expected tests ran. About 9 minutes cold per base.
+# configs/kunit-expected tests ran. About 4 minutes cold per base here.
 #
 # usage: scripts/kunit-uml.sh BASE
 set -euo pipefail
