@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reset a cached base tree to its pristine commit and apply the base's series
-# with git am, as a user would.
+# with git am, as a user would. The tree records which series it holds
+# (.git/lwnfs-applied), which the later steps check.
 #
 # usage: scripts/apply.sh BASE
 set -euo pipefail
@@ -13,13 +14,15 @@ tree=$(tree_dir "$base")
 series=$LWNFS_TOP/patches/$base
 [ -s "$series/series" ] || die "no series for $base in patches/$base; run: make patches"
 
+rm -f "$(applied_file "$base")"
 git -C "$tree" am --abort >/dev/null 2>&1 || true
 git -C "$tree" checkout -q -f -B lwnfs "$BASE_TAG"
 mapfile -t files < <(sed "s|^|$series/|" "$series/series")
 if ! git_fixed -C "$tree" am -q "${files[@]}"; then
 	git -C "$tree" am --abort >/dev/null 2>&1 || true
 	die "git am of patches/$base failed on $tree (reset to its pristine state).
-  If the base package changed, refetch it: rm -rf $tree && make fetch BASE=$base
-  If the sources changed, regenerate: make patches"
+  If the sources changed, regenerate: make patches
+  If Debian's tree moved on: make bump"
 fi
+printf 'series=%s\nhead=%s\n' "$(series_hash "$base")" "$(git -C "$tree" rev-parse HEAD)" >"$(applied_file "$base")"
 info "$base: applied $(git -C "$tree" rev-list --count "$BASE_TAG..HEAD") patches with git am"

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Build a base's tree (with the series applied) out of tree, with ccache.
+# Build a base's tree (with the series applied) out of tree, with ccache,
+# in the build directory of its architecture and variant.
 #
 # usage: scripts/build.sh BASE VARIANT [MAKE TARGETS...]
-#   y, m, n   tinyconfig + configs/guest.config + configs/lwnfs-VARIANT.config
-#   bisect    the same with configs/lwnfs-bisect.config (for any patch of the series)
-#   allmod    allmodconfig, fs/lwnfs/ only
-#   clang     the y config with LLVM (Debian's newest clang here), fs/lwnfs/
+#   y, m, n   tinyconfig + configs/guest-ARCH.config + configs/lwnfs-VARIANT.config
+#   bisect    the same for any patch of the series: configs/lwnfs-bisect.config,
+#             or configs/lwnfs-y.config once the patch has the KUnit option
+#   allmod    allmodconfig
+#   clang     the y config with LLVM (bases.conf's clang column)
 #
-# Extra make arguments (W=1, C=2 ...) may be given in MAKEFLAGS_EXTRA.
+# LWNFS_ARCH (default x86_64) picks a row of configs/arch.conf. Extra make
+# arguments (W=1, C=2 ...) may be given in MAKEFLAGS_EXTRA. The build
+# directory records which series and commit a full build was made from
+# (.lwnfs-build), which scripts/guest.sh checks before it boots it.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -15,45 +20,60 @@ set -euo pipefail
 base=${1:?usage: $0 BASE VARIANT [TARGETS...]}
 variant=${2:?usage: $0 BASE VARIANT [TARGETS...]}
 shift 2
-need_tree "$base"
+arch=${LWNFS_ARCH:-x86_64}
+check_arch "$arch"
+if [ "$variant" = bisect ]; then
+	need_applied "$base" any
+else
+	need_applied "$base"
+fi
 tree=$(tree_dir "$base")
-[ -f "$tree/fs/lwnfs/Kconfig" ] || die "$base has no fs/lwnfs; run: make apply BASE=$base"
 
-LLVM_SUFFIX=${LLVM_SUFFIX:--16}
 export CCACHE_DIR=${CCACHE_DIR:-$LWNFS_CACHE/ccache}
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2026-01-01}
 export KBUILD_BUILD_USER=lwnfs KBUILD_BUILD_HOST=lwnfs
 need_cmd ccache ccache
+karch=$(arch_field "$arch" karch)
+cross=$(arch_field "$arch" cross)
+[ -z "$cross" ] || need_cmd "${cross}gcc" "gcc-${cross%-}"
+guest_frag=$CONFIGS/guest-$arch.config
 
+cc=(ARCH="$karch" CROSS_COMPILE="$cross" CC="ccache ${cross}gcc")
+defconfig=tinyconfig
 case "$variant" in
-y | m | n | bisect)
-	bd=$(build_dir "$base" tiny)
-	cc=(CC="ccache gcc")
-	frags=("$LWNFS_TOP/configs/guest.config" "$LWNFS_TOP/configs/lwnfs-$variant.config")
-	defconfig=tinyconfig
+y | m | n) frags=("$guest_frag" "$CONFIGS/lwnfs-$variant.config") ;;
+bisect)
+	frags=("$guest_frag" "$CONFIGS/lwnfs-bisect.config")
+	# once the patch has the KUnit option, build the tests too
+	grep -q LWNFS_KUNIT_TEST "$tree/fs/lwnfs/Kconfig" && frags=("$guest_frag" "$CONFIGS/lwnfs-y.config")
 	;;
 allmod)
-	bd=$(build_dir "$base" allmod)
-	cc=(CC="ccache gcc")
 	frags=()
 	defconfig=allmodconfig
 	;;
 clang)
-	need_cmd "clang$LLVM_SUFFIX" "clang$LLVM_SUFFIX lld$LLVM_SUFFIX llvm$LLVM_SUFFIX"
-	bd=$(build_dir "$base" clang)
-	cc=(LLVM="$LLVM_SUFFIX" CC="ccache clang$LLVM_SUFFIX")
-	frags=("$LWNFS_TOP/configs/guest.config" "$LWNFS_TOP/configs/lwnfs-y.config")
-	defconfig=tinyconfig
+	llvm=$(base_field "$base" clang)
+	[ "$llvm" != no ] || die "bases.conf says clang cannot build $base"
+	need_cmd "clang$llvm" "clang$llvm lld$llvm llvm$llvm"
+	cc=(ARCH="$karch" LLVM="$llvm" CC="ccache clang$llvm")
+	frags=("$guest_frag" "$CONFIGS/lwnfs-y.config")
 	;;
 *) die "unknown variant '$variant' (y, m, n, bisect, allmod, clang)" ;;
 esac
 [ $# -gt 0 ] || set -- all
+bd=$(build_dir "$base" "$arch-$variant")
+stamp=$bd/.lwnfs-build
+head=$(git -C "$tree" rev-parse HEAD)
 
 mkdir -p "$bd"
 # shellcheck disable=SC2086 # MAKEFLAGS_EXTRA is a list of make arguments
 kmake() {
 	make -s -C "$tree" O="$bd" -j"$JOBS" "${cc[@]}" ${MAKEFLAGS_EXTRA:-} "$@"
 }
+
+# A build of other sources than the stamp names makes the image stale
+# until a full build is done again.
+[ "$(stamp_get "$stamp" head)" = "$head" ] || rm -f "$stamp"
 
 kmake "$defconfig" >/dev/null
 if [ ${#frags[@]} -gt 0 ]; then
@@ -63,15 +83,19 @@ if [ ${#frags[@]} -gt 0 ]; then
 		while IFS= read -r line; do
 			case "$line" in
 			CONFIG_*) grep -qx -- "$line" "$bd/.config" ||
-				die "$base/$variant: '$line' from ${f#"$LWNFS_TOP"/} did not stick in $bd/.config" ;;
+				die "$base/$arch-$variant: '$line' from ${f#"$LWNFS_TOP"/} did not stick in $bd/.config" ;;
 			"# CONFIG_"*)
 				sym=${line#\# }
 				sym=${sym%% *}
 				! grep -q "^$sym=" "$bd/.config" ||
-					die "$base/$variant: '$line' did not stick" ;;
+					die "$base/$arch-$variant: '$line' did not stick" ;;
 			esac
 		done <"$f"
 	done
 fi
 kmake "$@"
-info "$base/$variant: built $* in $bd"
+if [ "$*" = all ]; then
+	printf 'series=%s\nhead=%s\narch=%s\nvariant=%s\n' \
+		"$(series_hash "$base")" "$head" "$arch" "$variant" >"$stamp"
+fi
+info "$base/$arch-$variant: built $* in $bd"

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Build fs/lwnfs/ of a base with extra checking and fail on any diagnostic.
+# Its objects are removed first, so that every run compiles (and judges)
+# them again: a rerun gives the same verdict as the first run.
 #
 # usage: scripts/check-warnings.sh BASE sparse   # C=2 W=1 with sparse, =y config
 #        scripts/check-warnings.sh BASE clang    # W=1 with LLVM, =y config
@@ -15,13 +17,14 @@ trap 'rm -f "$log"' EXIT
 
 case "$kind" in
 sparse)
-	checker=$("$LWNFS_TOP/scripts/sparse.sh")
+	checker=$(sparse_path)
 	variant=y extra="C=2 W=1 CHECK=$checker" ;;
 clang) variant=clang extra="W=1" ;;
 allmod) variant=allmod extra="W=1" ;;
 *) die "unknown kind '$kind'" ;;
 esac
 
+rm -rf "$(build_dir "$base" "${LWNFS_ARCH:-x86_64}-$variant")/fs/lwnfs"
 MAKEFLAGS_EXTRA=$extra "$LWNFS_TOP/scripts/build.sh" "$base" "$variant" fs/lwnfs/ >"$log" 2>&1 || {
 	cat "$log"
 	die "$base: $kind build of fs/lwnfs/ failed"

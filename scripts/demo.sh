@@ -41,8 +41,8 @@ step "fetch $base from Debian (cached after the first time)" "$S/fetch-base.sh" 
 step "apply patches/$base with git am" "$S/apply.sh" "$base"
 step "build $base with CONFIG_LWNFS=y (4-6 min cold on 2 cores, seconds warm)" "$S/build.sh" "$base" y
 if [ "$mode" = shell ]; then
-	exec "$S/guest.sh" "$base" shell
+	exec "$S/guest.sh" "$base" y shell
 fi
 echo "==> boot the guest (QEMU, software emulation) and run the session"
-"$S/guest.sh" "$base" demo
+"$S/guest.sh" "$base" y demo
 echo "==> total $((SECONDS - t0))s"

@@ -9,7 +9,7 @@ set -euo pipefail
 
 PACKAGES=(
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
-	git patch quilt ccache dpkg-dev shellcheck rsync
+	git patch quilt ccache dpkg-dev shellcheck rsync util-linux
 	clang-16 lld-16 llvm-16
 	python3-sphinx python3-yaml python3-ply python3-git
 	qemu-system-x86 busybox-static file
@@ -28,6 +28,9 @@ if [ "$(id -u)" -ne 0 ]; then
   apt-get update && apt-get install -y ${missing[*]}"
 fi
 info "installing: ${missing[*]}"
-apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+# Wait for another apt or dpkg run to release its lock instead of failing.
+lock_wait=(-o DPkg::Lock::Timeout=600)
+apt-get "${lock_wait[@]}" update -qq ||
+	die "apt-get update failed; run by hand: apt-get update"
+DEBIAN_FRONTEND=noninteractive apt-get "${lock_wait[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
 	die "apt-get install failed; run by hand: apt-get install -y ${missing[*]}"

@@ -1,74 +1,69 @@
 #!/usr/bin/env bash
-# Fetch one kernel base from Debian's linux-source package and cache it as a
-# git repository whose tag lwnfs-base is the pristine tree.
+# Fetch one kernel base, the exact Debian version bases.conf pins, from
+# Debian's linux-source package and cache it as a git repository whose tag
+# lwnfs-base is the pristine tree.
 #
 # usage: scripts/fetch-base.sh BASE
 #
-# The Debian mirror is taken from this machine's own apt configuration, and a
-# private apt state under the cache is used, so the system's apt setup is not
-# touched and no host name is written anywhere in the project.
+# The mirror comes from this machine's apt configuration (scripts/lib.sh
+# mirror_for), and a private apt state under the cache is used, so the
+# system's apt setup is not touched and no host name is written anywhere in
+# the project. A downloaded package is kept until its tree is committed, so
+# an interrupted fetch does not download it again.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 base=${1:?usage: $0 BASE}
 check_base "$base"
-pkg=$(base_field "$base" 2)
-suite=$(base_field "$base" 3)
+pkg=$(base_field "$base" package)
+suite=$(base_field "$base" suite)
+version=$(base_field "$base" version)
 tree=$(tree_dir "$base")
 
 if git -C "$tree" rev-parse -q --verify "$BASE_TAG^{commit}" >/dev/null 2>&1; then
-	info "$base: cached at $tree ($(git -C "$tree" log -1 --format=%s "$BASE_TAG"))"
-	exit 0
+	have=$(tree_version "$base")
+	if [ "$have" = "$version" ]; then
+		info "$base: cached at $tree (Debian $pkg $version)"
+		exit 0
+	fi
+	info "$base: the cached tree is $have, bases.conf pins $version: fetching again"
 fi
 
 need_cmd apt-get apt
 need_cmd dpkg-deb dpkg
 need_cmd xz xz-utils
 
-# The first deb822 or one-line "deb" URI of the system's sources that is not
-# the security archive.
-system_mirror() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] && awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] && awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' "$f"
-	done
-}
-mirror=$(system_mirror | grep -v -- '-security' | head -n 1 || true)
-[ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources.list{,.d}; add one and retry"
-mirror=${mirror%/}
-case "$suite" in
-*-security) uri=$mirror-security ;;
-*) uri=$mirror ;;
-esac
-
 apt_dir=$LWNFS_CACHE/apt/$base
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" \
-	>"$apt_dir/sources.list"
-apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
-	-o "Dir::Etc::SourceParts=/dev/null"
-	-o "Dir::State::Lists=$apt_dir/lists"
-	-o "Dir::Cache::Archives=$apt_dir/archives"
-	-o "Dir::State::Status=/dev/null"
-	-o "APT::Get::List-Cleanup=0"
-	-o "APT::Sandbox::User=root")
+apt_private "$apt_dir" "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(mirror_for "$suite") $suite main"
 
-info "$base: apt-get update ($suite)"
-apt-get "${apt_opts[@]}" -qq update ||
-	die "apt-get update for suite $suite failed; check the mirror in /etc/apt/sources.list.d and the network"
-info "$base: apt-get download $pkg"
-rm -f "$apt_dir"/*.deb
-if ! (cd "$apt_dir" && apt-get "${apt_opts[@]}" -qq download "$pkg"); then
-	die "package $pkg is not in $suite any more. Debian has moved on: find the current one with
-  apt-cache search linux-source
-and name it in bases.conf (base, package, suite)"
+# the_deb: the complete package of the pinned version, if it is here.
+the_deb() {
+	local d
+	for d in "$apt_dir/${pkg}_"*.deb; do
+		[ -f "$d" ] && [ "$(dpkg-deb -f "$d" Version 2>/dev/null)" = "$version" ] && echo "$d" && return 0
+	done
+	return 0
+}
+
+deb=$(the_deb)
+if [ -n "$deb" ]; then
+	info "$base: $pkg $version already downloaded"
+else
+	info "$base: apt-get update ($suite)"
+	apt-get "${apt_opts[@]}" -qq update ||
+		die "apt-get update for suite $suite failed; check the mirror in /etc/apt/sources.list.d (or LWNFS_MIRROR) and the network"
+	info "$base: apt-get download $pkg=$version"
+	rm -f "$apt_dir/${pkg}_"*.deb
+	if ! (cd "$apt_dir" && apt-get "${apt_opts[@]}" -qq download "$pkg=$version"); then
+		offered=$(apt-cache "${apt_opts[@]}" madison "$pkg" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); printf "%s ", $2 }')
+		die "Debian's $suite no longer offers $pkg $version, which bases.conf pins for $base.
+  It offers: ${offered:-nothing}
+  Move the pin to the newest version and regenerate the series: make bump"
+	fi
+	deb=$(the_deb)
+	[ -n "$deb" ] || die "apt-get download gave no $pkg $version in $apt_dir"
 fi
-deb=$(ls "$apt_dir"/"$pkg"_*.deb)
-version=$(dpkg-deb -f "$deb" Version)
 
 info "$base: unpacking $pkg $version"
 rm -rf "$tree" "$tree.tmp"
@@ -77,20 +72,20 @@ dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tree.tmp" --wildcards '*.tar.xz'
 tarball=$(ls "$tree.tmp"/usr/src/linux-source-*.tar.xz)
 tar -xJf "$tarball" -C "$tree.tmp"
 src=$(find "$tree.tmp" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*')
-mv "$src" "$tree"
-rm -rf "$tree.tmp" "$deb"
 
 # Debian appends a block that ignores the whole top level; drop it so that
 # new files (fs/lwnfs) are seen. Add with -f: every file in the tarball is
 # source, including the dot-files (.kunitconfig, .clang-format).
-sed -i '/^# Debian packaging/,$d' "$tree/.gitignore"
+sed -i '/^# Debian packaging/,$d' "$src/.gitignore"
 
 info "$base: committing the pristine tree (about 40 s)"
-cd "$tree"
-git init -q -b base
-git add -Af
-git_fixed commit -q -m "Linux $version (Debian $pkg)" \
+git -C "$src" init -q -b base
+git -C "$src" add -Af
+git_fixed -C "$src" commit -q -m "Linux $version (Debian $pkg)" \
 	-m "Imported from Debian's $pkg $version ($suite) by lwnfs scripts/fetch-base.sh."
-git tag "$BASE_TAG"
-git checkout -q -b lwnfs
-info "$base: ready at $tree ($(git rev-parse --short HEAD))"
+git -C "$src" tag "$BASE_TAG"
+git -C "$src" checkout -q -b lwnfs
+# Only a complete tree takes the cache's place.
+mv "$src" "$tree"
+rm -rf "$tree.tmp" "$deb"
+info "$base: ready at $tree ($(git -C "$tree" rev-parse --short HEAD))"

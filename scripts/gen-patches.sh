@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Generate patches/<base>/ for each base (default: all) from the one source:
 # fs-lwnfs/, selftests-lwnfs/, Documentation/, Kconfig.snippet, deltas/ and
-# the series definition in split/. Output is deterministic: fixed identity and dates, zeroed From
-# lines, no git version signature.
+# the series definition in split/. Output is deterministic: fixed identity
+# and dates, zeroed From lines, no git version signature, no base-commit
+# (it would name a local commit of an unpacked tarball), and none of the
+# user's git settings (scripts/lib.sh). File modes come from the sources.
 #
 # usage: scripts/gen-patches.sh [-o OUTDIR] [BASE...]
 #        scripts/gen-patches.sh --states DIR
@@ -12,6 +14,8 @@
 #   scripts/split-import.sh DIR.
 #   --finals writes each base's final sources to DIR/<base>, to edit them and
 #   take them back with scripts/delta-import.sh DIR.
+#   Both record what they were made from in DIR/.lwnfs-export, and the
+#   imports refuse an export made from other sources than the current ones.
 #
 # How a base's series is built:
 #  1. the final sources are staged with kernel-relative paths;
@@ -63,11 +67,21 @@ patch_adds() {
 	awk -v p="$1" '!/^#/ && $1 == p { for (i = 2; i <= NF; i++) if ($i != "-") print $i }' "$CONF"
 }
 
+# anchor HOOK BASE: the anchor of a hook on a base, from configs/hooks.conf.
+anchor() {
+	conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' -v h="$1" -v b="$2" '
+		$1 == h && $2 == b { own = $3 }
+		$1 == h && $2 == "*" { any = $3 }
+		END { if (own != "") print own; else if (any != "") print any; else exit 1 }' ||
+		die "hook $1 has no anchor for $2 in configs/hooks.conf"
+}
+
 # insert_after ANCHOR_REGEX TEXT_FILE: copy stdin to stdout, inserting the
 # text after the one line matching the anchor. Fails unless exactly one
 # line matches, so a moved anchor is a loud error and not a misplaced hunk.
 insert_after() {
-	awk -v re="$1" -v txt="$2" '
+	ANCHOR=$1 awk -v txt="$2" '
+		BEGIN { re = ENVIRON["ANCHOR"] }
 		{ print }
 		$0 ~ re { n++; while ((getline l < txt) > 0) print l; close(txt) }
 		END { if (n != 1) { print "anchor /" re "/ matched " n + 0 " lines" > "/dev/stderr"; exit 1 } }'
@@ -108,29 +122,23 @@ hook_path() {
 	esac
 }
 
-# apply_hook HOOK STATE: the base's file on stdin, the hooked file on stdout.
+# apply_hook HOOK STATE BASE: the base's file on stdin, the hooked file on
+# stdout.
 apply_hook() {
 	local txt=$work/hook.txt
+	# shellcheck disable=SC2016 # a literal make variable
 	case "$1" in
-	fs-kconfig)
-		insert_after '^source "fs/efivarfs/Kconfig"$' "$LWNFS_TOP/Kconfig.snippet" ;;
-	fs-makefile)
-		# shellcheck disable=SC2016 # a literal make variable
-		printf 'obj-$(CONFIG_LWNFS)\t\t+= lwnfs/\n' >"$txt"
-		insert_after '^obj-\\$\\(CONFIG_EFIVAR_FS\\)' "$txt" ;;
-	magic)
-		printf '#define LWNFS_MAGIC\t\t0x19980122\n' >"$txt"
-		insert_after '^#define ZONEFS_MAGIC' "$txt" ;;
-	doc-index)
-		printf '   lwnfs\n' >"$txt"
-		insert_after '^   isofs$' "$txt" ;;
-	selftests)
-		printf 'TARGETS += filesystems/lwnfs\n' >"$txt"
-		insert_after '^TARGETS \\+= filesystems/fat$' "$txt" ;;
+	fs-kconfig) cp "$LWNFS_TOP/Kconfig.snippet" "$txt" ;;
+	fs-makefile) printf 'obj-$(CONFIG_LWNFS)\t\t+= lwnfs/\n' >"$txt" ;;
+	magic) printf '#define LWNFS_MAGIC\t\t0x19980122\n' >"$txt" ;;
+	doc-index) printf '   lwnfs\n' >"$txt" ;;
+	selftests) printf 'TARGETS += filesystems/lwnfs\n' >"$txt" ;;
 	maintainers)
 		maintainers_entry "$2" >"$txt"
-		insert_maintainers "$txt" ;;
+		insert_maintainers "$txt"
+		return ;;
 	esac
+	insert_after "$(anchor "$1" "$3")" "$txt"
 }
 
 # maintainers_entry STATE: split/MAINTAINERS.entry with only the F: lines
@@ -144,6 +152,30 @@ maintainers_entry() {
 		esac
 		printf '%s\n' "$line"
 	done <"$SPLIT/MAINTAINERS.entry"
+}
+
+# file_mode FILE: the git mode of a source file: executable or not.
+file_mode() {
+	if [ -x "$1" ]; then echo 100755; else echo 100644; fi
+}
+
+# check_claimed: every source file is added by some patch of the series,
+# so that a new file does not land unnoticed in patch 1.
+check_claimed() {
+	local f unclaimed=()
+	stage_final "$work/claimed" "$(newest_base)"
+	while IFS= read -r f; do
+		awk -v f="$f" '!/^#/ && NF { for (i = 2; i <= NF; i++) if ($i == f) ok = 1 } END { exit !ok }' "$CONF" ||
+			unclaimed+=("$f")
+	done < <(cd "$work/claimed" && find . -type f | sed 's|^\./||' | sort)
+	rm -rf "$work/claimed"
+	[ ${#unclaimed[@]} -eq 0 ] ||
+		die "no patch in split/patches.conf adds: ${unclaimed[*]}; name each on the line of the patch that adds it"
+}
+
+# write_export DIR KIND: record what an export was made from.
+write_export() {
+	printf 'kind=%s\nsources=%s\n' "$2" "$(sources_hash)" >"$1/.lwnfs-export"
 }
 
 # stage_final DIR BASE: the sources as they are for BASE, kernel-relative.
@@ -224,6 +256,7 @@ gen_base() {
 	n=${#PATCHES[@]}
 
 	rm -rf "$work/state" "$work/final"
+	check_claimed
 	make_states "$work/state" "$(newest_base)"
 	if [ "$base" != "$(newest_base)" ]; then
 		stage_final "$work/final" "$base"
@@ -238,13 +271,13 @@ gen_base() {
 		git -C "$tree" read-tree "$BASE_TAG"
 		while IFS= read -r f; do
 			blob=$(git -C "$tree" hash-object -w --path="$f" "$state/$f")
-			git -C "$tree" update-index --add --cacheinfo "100644,$blob,$f"
+			git -C "$tree" update-index --add --cacheinfo "$(file_mode "$state/$f"),$blob,$f"
 		done < <(cd "$state" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
 		for f in $(patch_adds "$p"); do
 			case "$f" in hook:*) hooks+=("${f#hook:}") ;; esac
 		done
 		for f in "${hooks[@]}"; do
-			git -C "$tree" show "$BASE_TAG:$(hook_path "$f")" | apply_hook "$f" "$state" >"$work/hooked" ||
+			git -C "$tree" show "$BASE_TAG:$(hook_path "$f")" | apply_hook "$f" "$state" "$base" >"$work/hooked" ||
 				die "hook $f does not fit $base's $(hook_path "$f")"
 			blob=$(git -C "$tree" hash-object -w "$work/hooked")
 			git -C "$tree" update-index --cacheinfo "100644,$blob,$(hook_path "$f")"
@@ -259,7 +292,7 @@ gen_base() {
 	rm -rf "${out:?}/$base"
 	mkdir -p "$out/$base"
 	git -C "$tree" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
-		format-patch -q --zero-commit --no-signature --base="$BASE_TAG" \
+		format-patch -q --zero-commit --no-signature --no-base --no-thread \
 		-o "$out/$base" "$BASE_TAG..$parent"
 	(cd "$out/$base" && ls -- *.patch) >"$out/$base/series"
 	info "$base: $(wc -l <"$out/$base/series") patches in ${out#"$LWNFS_TOP"/}/$base"
@@ -270,12 +303,15 @@ if [ -n "$finals_only" ]; then
 	for b in $(all_bases); do
 		stage_final "$finals_only/$b" "$b"
 	done
+	write_export "$finals_only" finals
 	info "final sources of each base: $finals_only/<base>"
 	exit 0
 fi
 if [ -n "$states_only" ]; then
 	[ ! -e "$states_only" ] || die "$states_only exists; give a new directory"
+	check_claimed
 	make_states "$states_only" "$(newest_base)"
+	write_export "$states_only" states
 	info "states after each patch of the series: $states_only/1 .. $states_only/${#PATCHES[@]}"
 	exit 0
 fi

@@ -1,44 +1,63 @@
 #!/usr/bin/env bash
-# Boot the kernel last built for a base (scripts/build.sh BASE y or m) in a
-# QEMU guest with a busybox initramfs, and run lwnfs in it.
+# Boot a base's kernel, built by scripts/build.sh BASE VARIANT (y or m), in
+# a QEMU guest with a busybox initramfs, and run lwnfs in it.
 #
-# usage: scripts/guest.sh BASE test|demo|shell
+# usage: scripts/guest.sh BASE VARIANT test|demo|shell
 #   test   the kselftest suite, plus the module lifecycle when lwnfs is =m;
 #          fails on any "not ok", any SKIP, a missing end marker, or a kernel
 #          log line with WARNING:, BUG:, Oops or a sanitizer report
 #   demo   the article's session, as a person would type it
 #   shell  an interactive shell with lwnfs on /lwnfs (Ctrl-A X quits)
 #
+# The build and the kselftest binary must come from the series that is in
+# patches/BASE now; a stale one is refused. A guest that has not finished
+# after GUEST_TIMEOUT seconds (default 120; a run takes 3-11 s) is stopped
+# and the tail of its console is shown. LWNFS_ARCH picks the architecture
+# (configs/arch.conf).
+#
 # TCG only: /dev/kvm exists on the build machines but KVM guests hang there.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-base=${1:?usage: $0 BASE test|demo|shell}
-mode=${2:?usage: $0 BASE test|demo|shell}
+usage="usage: $0 BASE y|m test|demo|shell"
+base=${1:?$usage}
+variant=${2:?$usage}
+mode=${3:?$usage}
+case "$variant" in y | m) ;; *) die "unknown variant '$variant' (y, m)" ;; esac
 case "$mode" in test | demo | shell) ;; *) die "unknown mode '$mode' (test, demo, shell)" ;; esac
-need_cmd qemu-system-x86_64 qemu-system-x86
+arch=${LWNFS_ARCH:-x86_64}
+check_arch "$arch"
+qemu_bin=$(arch_field "$arch" qemu)
+need_cmd "$qemu_bin" "$(arch_field "$arch" qemu_pkg)"
 need_cmd cpio cpio
+need_applied "$base"
 busybox=/bin/busybox
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	die "no static $busybox; run: make deps (or: apt-get install busybox-static)"
 
-bd=$(build_dir "$base" tiny)
-kernel=$bd/arch/x86/boot/bzImage
-[ -f "$kernel" ] || die "no kernel for $base; run: scripts/build.sh $base y"
+bd=$(build_dir "$base" "$arch-$variant")
+kernel=$bd/$(arch_field "$arch" image)
+rebuild="run: make build BASE=$base VARIANT=$variant"
+if [ ! -f "$kernel" ] || [ ! -f "$bd/.lwnfs-build" ]; then
+	die "no $arch-$variant kernel for $base; $rebuild"
+fi
+if [ "$(stamp_get "$bd/.lwnfs-build" series)" != "$(series_hash "$base")" ] ||
+	[ "$(stamp_get "$bd/.lwnfs-build" head)" != "$(git -C "$(tree_dir "$base")" rev-parse HEAD)" ]; then
+	die "the $arch-$variant kernel of $base was built from another series than patches/$base; $rebuild"
+fi
 lwnfs_cfg=$(sed -n 's/^CONFIG_LWNFS=//p' "$bd/.config")
-case "$lwnfs_cfg" in
-y | m) ;;
-*) die "$base's last build has CONFIG_LWNFS=${lwnfs_cfg:-n}; run: scripts/build.sh $base y (or m)" ;;
-esac
+[ "$lwnfs_cfg" = "$variant" ] || die "the $arch-$variant build of $base has CONFIG_LWNFS=${lwnfs_cfg:-n}; $rebuild"
 selftest=$bd/kselftest/filesystems/lwnfs/lwnfs_test
-if [ "$mode" = test ] && [ ! -x "$selftest" ]; then
-	die "no kselftest binary for $base; run: scripts/selftest.sh $base"
+if [ "$mode" = test ]; then
+	[ -x "$selftest" ] || die "no kselftest binary for $base; run: scripts/selftest.sh $base $variant"
+	[ "$(stamp_get "$selftest/../.lwnfs-selftest" series)" = "$(series_hash "$base")" ] ||
+		die "the kselftest binary of $base was built from another series; run: scripts/selftest.sh $base $variant"
 fi
 
 # The initramfs: static busybox, /init, the test script, the test program
 # and, for =m, the module.
-root=$LWNFS_CACHE/guest/$base-$lwnfs_cfg
+root=$LWNFS_CACHE/guest/$base-$arch-$variant
 rm -rf "$root"
 mkdir -p "$root"/{bin,lib,etc/lwnfs,proc,sys,dev,tmp}
 cp "$busybox" "$root/bin/busybox"
@@ -49,9 +68,12 @@ cp "$LWNFS_TOP/guest/tests.sh" "$root/etc/lwnfs/tests.sh"
 initrd=$root.cpio.gz
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$initrd"
 
-qemu=(qemu-system-x86_64 -m 512 -smp 2 -nographic -no-reboot
+machine=()
+[ -z "$(arch_field "$arch" machine)" ] || machine+=(-M "$(arch_field "$arch" machine)")
+[ -z "$(arch_field "$arch" cpu)" ] || machine+=(-cpu "$(arch_field "$arch" cpu)")
+qemu=("$qemu_bin" "${machine[@]}" -m 512 -smp 2 -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
-	-append "console=ttyS0 panic=-1 oops=panic lwnfs_guest=$mode")
+	-append "console=$(arch_field "$arch" console) panic=-1 oops=panic lwnfs_guest=$mode")
 
 if [ "$mode" = shell ]; then
 	echo "Booting $base (CONFIG_LWNFS=$lwnfs_cfg). Ctrl-A X quits QEMU."
@@ -60,10 +82,17 @@ if [ "$mode" = shell ]; then
 	exec "${qemu[@]}"
 fi
 
-log=$LWNFS_CACHE/logs/guest-$base-$lwnfs_cfg-$mode.log
+log=$LWNFS_CACHE/logs/guest-$base-$arch-$variant-$mode.log
 mkdir -p "$(dirname "$log")"
 start=$SECONDS
-timeout "${GUEST_TIMEOUT:-900}" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' >"$log" || true
+limit=${GUEST_TIMEOUT:-120}
+rc=0
+timeout "$limit" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' >"$log" || rc=${PIPESTATUS[0]}
+if [ "$rc" -eq 124 ]; then
+	echo "--- the last lines of the console ($log):"
+	tail -n 30 "$log"
+	die "$base ($arch, CONFIG_LWNFS=$variant): the guest did not finish in ${limit}s (GUEST_TIMEOUT); stopped"
+fi
 
 if [ "$mode" = demo ]; then
 	sed -n '/^LWNFS-DEMO-START/,/^LWNFS-DEMO-END/p' "$log" | sed '1d;$d'
@@ -74,11 +103,11 @@ fi
 
 # Verdict for test mode. With CONFIG_LWNFS_KUNIT_TEST=y the KUnit suite ran
 # at boot; the kernel's own kunit.py parses its KTAP, and it must have run
-# at least the number of tests in configs/kunit-expected.
+# at least the number of tests bases.conf gives for the base.
 kunit_fail=0 kunit_summary=
 if grep -q '^CONFIG_LWNFS_KUNIT_TEST=y' "$bd/.config"; then
 	tree=$(tree_dir "$base")
-	expected=$(cat "$LWNFS_TOP/configs/kunit-expected")
+	expected=$(base_field "$base" kunit)
 	parsed=$(python3 "$tree/tools/testing/kunit/kunit.py" parse "$log" 2>&1) || kunit_fail=1
 	ran=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' <<<"$parsed" | tail -n 1)
 	kunit_summary=$(grep -E 'Ran [0-9]+ tests' <<<"$parsed" | sed 's/\x1b\[[0-9;]*m//g; s/^\[[0-9:]*\] //' | tail -n 1)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the lwnfs KUnit suite the way kernel developers do: kunit.py on UML,
 # with fs/lwnfs/.kunitconfig. Fails unless every test passes and at least
-# configs/kunit-expected tests ran. About 4 minutes cold per base here.
+# the number of tests bases.conf gives for the base ran. About 4 minutes cold per base here.
 #
 # usage: scripts/kunit-uml.sh BASE
 set -euo pipefail
@@ -9,12 +9,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 base=${1:?usage: $0 BASE}
-need_tree "$base"
+need_applied "$base"
 tree=$(tree_dir "$base")
 [ -f "$tree/fs/lwnfs/.kunitconfig" ] || die "$base has no fs/lwnfs/.kunitconfig; run: make apply BASE=$base"
 bd=$(build_dir "$base" uml)
 export CCACHE_DIR=${CCACHE_DIR:-$LWNFS_CACHE/ccache}
-expected=$(cat "$LWNFS_TOP/configs/kunit-expected")
+expected=$(base_field "$base" kunit)
 log=$bd.log
 mkdir -p "$bd"
 

@@ -6,10 +6,21 @@
 # Debian packages, not whatever python3 a user's PATH finds first.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 export PATH
+export LC_ALL=C
+
+# The output must not depend on the user's git or quilt settings
+# (merge.conflictStyle, format.signOff, commit.gpgSign, diff.noprefix ...,
+# or GIT_* variables in the environment): read neither, only the settings
+# of each repository the scripts make themselves.
+while IFS= read -r v; do
+	unset "$v"
+done < <(compgen -e | grep '^GIT_' || true)
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null QUILTRC=/dev/null
 
 LWNFS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LWNFS_CACHE=${LWNFS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lwnfs}
 BASES_CONF=$LWNFS_TOP/bases.conf
+CONFIGS=$LWNFS_TOP/configs
 JOBS=${JOBS:-$(nproc)}
 export LWNFS_TOP LWNFS_CACHE
 
@@ -27,29 +38,63 @@ info() {
 	echo ">> $*"
 }
 
+# conf_rows FILE: the rows of a table file, comments and blank lines out.
+conf_rows() {
+	awk '!/^[[:space:]]*#/ && NF' "$1"
+}
+
 # Print the bases, newest first.
 all_bases() {
-	awk '!/^#/ && NF { print $1 }' "$BASES_CONF"
+	conf_rows "$BASES_CONF" | awk '{ print $1 }'
 }
 
 newest_base() {
 	all_bases | head -n 1
 }
 
-# base_field BASE COLUMN: a column (2 = package, 3 = suite) of bases.conf.
+oldest_base() {
+	all_bases | tail -n 1
+}
+
+# base_field BASE NAME: one column of bases.conf (package, suite, version,
+# clang, kunit), named as in its header line.
 base_field() {
-	awk -v b="$1" -v c="$2" '!/^#/ && $1 == b { print $c }' "$BASES_CONF"
+	local col
+	case "$2" in
+	package) col=2 ;; suite) col=3 ;; version) col=4 ;; clang) col=5 ;; kunit) col=6 ;;
+	*) die "bases.conf has no column '$2'" ;;
+	esac
+	conf_rows "$BASES_CONF" | awk -v b="$1" -v c="$col" '$1 == b { print $c }'
 }
 
 check_base() {
-	[ -n "$(base_field "$1" 2)" ] ||
+	[ -n "$(base_field "$1" package)" ] ||
 		die "unknown base '$1'; known bases: $(all_bases | tr '\n' ' ')(see bases.conf)"
+}
+
+# arch_field ARCH NAME: one column of configs/arch.conf.
+arch_field() {
+	local col
+	case "$2" in
+	karch) col=2 ;; cross) col=3 ;; qemu) col=4 ;; machine) col=5 ;; cpu) col=6 ;;
+	image) col=7 ;; console) col=8 ;; debarch) col=9 ;; qemu_pkg) col=10 ;;
+	*) die "configs/arch.conf has no column '$2'" ;;
+	esac
+	conf_rows "$CONFIGS/arch.conf" | awk -v a="$1" -v c="$col" '$1 == a { v = $c } END { if (v == "-") v = ""; print v }'
+}
+
+check_arch() {
+	conf_rows "$CONFIGS/arch.conf" | awk -v a="$1" '$1 == a { ok = 1 } END { exit !ok }' ||
+		die "unknown architecture '$1'; known: $(conf_rows "$CONFIGS/arch.conf" | awk '{ printf "%s ", $1 }')(see configs/arch.conf)"
 }
 
 tree_dir() {
 	echo "$LWNFS_CACHE/trees/$1"
 }
 
+# build_dir BASE NAME: one build directory per base and configuration
+# (ARCH-VARIANT for the kernels, or docs, uml), so that no stage rewrites
+# another's .config.
 build_dir() {
 	echo "$LWNFS_CACHE/build/$1/$2"
 }
@@ -65,17 +110,161 @@ git_fixed() {
 		git "$@"
 }
 
-# need_tree BASE: fail with the command to run when a base is not fetched.
+# tree_version BASE: the Debian version the cached tree was made from.
+tree_version() {
+	git -C "$(tree_dir "$1")" log -1 --format=%s "$BASE_TAG" 2>/dev/null |
+		sed -n 's/^Linux \([^ ]*\) (Debian .*/\1/p'
+}
+
+# need_tree BASE: fail with the command to run when a base is not fetched,
+# or when the cached tree is not the version bases.conf pins.
 need_tree() {
+	local have want
 	check_base "$1"
 	git -C "$(tree_dir "$1")" rev-parse -q --verify "$BASE_TAG^{commit}" >/dev/null 2>&1 ||
 		die "base $1 is not fetched; run: make fetch BASE=$1"
+	have=$(tree_version "$1")
+	want=$(base_field "$1" version)
+	[ "$have" = "$want" ] ||
+		die "the cached $1 tree is Debian ${have:-?}, bases.conf pins $want; run: make fetch BASE=$1"
+}
+
+# series_hash BASE: a hash of patches/BASE/ (its series file and the
+# patches it names), recorded in trees and builds made from it.
+series_hash() {
+	local dir=$LWNFS_TOP/patches/$1 files
+	[ -s "$dir/series" ] || die "no series for $1 in patches/$1; run: make patches"
+	mapfile -t files <"$dir/series"
+	(cd "$dir" && sha256sum series "${files[@]}") | sha256sum | cut -c1-16
+}
+
+# applied_file BASE: where scripts/apply.sh records what the tree holds.
+applied_file() {
+	echo "$(tree_dir "$1")/.git/lwnfs-applied"
+}
+
+# stamp_get FILE KEY: the value of KEY=... in a stamp file.
+stamp_get() {
+	sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -n 1
+}
+
+# need_applied BASE [any]: fail unless the tree holds the series that
+# patches/BASE/ has now, applied by scripts/apply.sh, at its last patch
+# (or, with "any", at any patch of it, for the bisect check), with no
+# change to a tracked file.
+need_applied() {
+	local base=$1 tree f head
+	need_tree "$base"
+	tree=$(tree_dir "$base")
+	f=$(applied_file "$base")
+	[ -f "$f" ] || die "$base's tree has no series applied; run: make apply BASE=$base"
+	[ "$(stamp_get "$f" series)" = "$(series_hash "$base")" ] ||
+		die "$base's tree holds an older series than patches/$base; run: make apply BASE=$base"
+	head=$(git -C "$tree" rev-parse HEAD)
+	if [ "${2:-}" = any ]; then
+		git -C "$tree" merge-base --is-ancestor "$head" "$(stamp_get "$f" head)" ||
+			die "$base's tree is at $head, not a commit of the applied series; run: make apply BASE=$base"
+	else
+		[ "$head" = "$(stamp_get "$f" head)" ] ||
+			die "$base's tree is at $head, not at the end of the applied series (an interrupted bisect?); run: make apply BASE=$base"
+	fi
+	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+		die "$base's tree has local changes; run: make apply BASE=$base"
+}
+
+# tool_field TOOL NAME: one column (suite, version) of configs/tools.conf.
+tool_field() {
+	local col
+	case "$2" in suite) col=2 ;; version) col=3 ;; *) die "configs/tools.conf has no column '$2'" ;; esac
+	conf_rows "$CONFIGS/tools.conf" | awk -v t="$1" -v c="$col" '$1 == t { print $c }'
+}
+
+# sparse_path: the pinned sparse, which scripts/fetch-sparse.sh builds.
+sparse_path() {
+	local bin
+	bin=$LWNFS_CACHE/sparse/$(tool_field sparse version)/bin/sparse
+	[ -x "$bin" ] || die "sparse $(tool_field sparse version) is not built; run: make fetch-tools"
+	echo "$bin"
 }
 
 # need_cmd CMD PACKAGE: fail with the apt-get line when a tool is missing.
 need_cmd() {
 	command -v "$1" >/dev/null 2>&1 ||
 		die "'$1' not found; run: make deps (or: apt-get install $2)"
+}
+
+# Mirrors. The URI of Debian's main archive comes from this machine's apt
+# sources (or LWNFS_MIRROR); configs/suites.conf says which archive each
+# suite is in. The security archive is the sources' own "-security" URI,
+# else LWNFS_SECURITY_MIRROR, else the main URI with "-security" appended,
+# which is how Debian's mirrors lay it out.
+system_uris() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] && awk '$1 ~ /^deb(-src)?$/ { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' "$f"
+	done
+	return 0
+}
+
+# mirror_for SUITE: the archive URI to fetch SUITE from.
+mirror_for() {
+	local archive main sec
+	archive=$(conf_rows "$CONFIGS/suites.conf" | awk -v s="$1" '$1 == s { print $2 }')
+	[ -n "$archive" ] || die "suite '$1' is not in configs/suites.conf; add it with its archive (debian or debian-security)"
+	main=${LWNFS_MIRROR:-$(system_uris | grep -v -- '-security' | head -n 1)}
+	[ -n "$main" ] || die "no Debian mirror in /etc/apt/sources.list{,.d}; add one or set LWNFS_MIRROR"
+	main=${main%/}
+	case "$archive" in
+	debian) echo "$main" ;;
+	debian-security)
+		sec=${LWNFS_SECURITY_MIRROR:-}
+		[ -n "$sec" ] || [ -n "${LWNFS_MIRROR:-}" ] || sec=$(system_uris | grep -- '-security' | head -n 1)
+		sec=${sec:-$main-security}
+		echo "${sec%/}" ;;
+	*) die "configs/suites.conf: unknown archive '$archive' for $1" ;;
+	esac
+}
+
+# apt_private DIR LINE...: a private apt configuration in DIR whose sources
+# are the given lines; sets the array apt_opts for the caller. Its lists and package cache
+# are its own, and the system's apt setup is only read.
+apt_private() {
+	local dir=$1
+	shift
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/cache"
+	printf '%s\n' "$@" >"$dir/sources.list"
+	# shellcheck disable=SC2034 # read by the caller
+	apt_opts=(-o "Dir::Etc::SourceList=$dir/sources.list"
+		-o "Dir::Etc::SourceParts=/dev/null"
+		-o "Dir::State::Lists=$dir/lists"
+		-o "Dir::Cache=$dir/cache"
+		-o "Dir::Cache::Archives=$dir/archives"
+		-o "Dir::State::Status=/dev/null"
+		-o "APT::Get::List-Cleanup=0"
+		-o "APT::Sandbox::User=root")
+}
+
+# The cache lock: one run at a time may use LWNFS_CACHE, since runs check
+# out, rebuild and delete trees in place. The first script of a run takes
+# it; the scripts it starts inherit it. A second run waits up to
+# LWNFS_LOCK_WAIT seconds (default 1800; 0: fail at once), naming the
+# holder.
+lock_cache() {
+	local lock=$LWNFS_CACHE/.lock holder
+	[ "${LWNFS_LOCK_HELD:-}" = "$LWNFS_CACHE" ] && return 0
+	mkdir -p "$LWNFS_CACHE"
+	exec 9>>"$lock"
+	if ! flock -n 9; then
+		holder=$(cat "$lock.owner" 2>/dev/null || echo "an unknown process")
+		echo ">> the cache $LWNFS_CACHE is in use by $holder; waiting for it (LWNFS_LOCK_WAIT=${LWNFS_LOCK_WAIT:-1800}s)" >&2
+		flock -w "${LWNFS_LOCK_WAIT:-1800}" 9 ||
+			die "the cache $LWNFS_CACHE is still in use by $holder; wait for that run to end, or give this one its own cache with LWNFS_CACHE=DIR"
+	fi
+	echo "pid $$ ($(basename "$0") $*, started $(date -u '+%F %T') UTC)" >"$lock.owner"
+	export LWNFS_LOCK_HELD=$LWNFS_CACHE
 }
 
 # diff_tree FROM TO OUT: the unified diff, kernel-relative a/ b/ paths, of
@@ -86,12 +275,64 @@ diff_tree() {
 	while IFS= read -r f; do
 		[ -f "$to/$f" ] || continue
 		diff -u --label "a/$f" --label "b/$f" "$from/$f" "$to/$f" >>"$out.new" || true
-	done < <(cd "$from" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+	done < <(cd "$from" && find . -type f ! -name .lwnfs-export | sed 's|^\./||' | sort)
 	if [ -s "$out.new" ]; then
 		mv "$out.new" "$out"
 	else
 		rm -f "$out.new" "$out"
 	fi
+}
+
+# sources_hash: a hash of every hand-edited input of the generator, written
+# into an export (gen-patches.sh --states/--finals) so that its import can
+# refuse an export made from other sources.
+sources_hash() {
+	(cd "$LWNFS_TOP" && find fs-lwnfs selftests-lwnfs Documentation split deltas Kconfig.snippet bases.conf \
+		-type f -print0 | sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16
+}
+
+# check_export DIR KIND: refuse an export (gen-patches.sh --states or
+# --finals) that is not of KIND, or was made from other sources than the
+# current ones: importing it would silently undo whatever changed since.
+check_export() {
+	local f=$1/.lwnfs-export
+	[ -f "$f" ] || die "$1 is not an export; make one with: scripts/gen-patches.sh --$2 NEWDIR"
+	[ "$(stamp_get "$f" kind)" = "$2" ] ||
+		die "$1 is a --$(stamp_get "$f" kind) export; this import takes a --$2 one"
+	[ "$(stamp_get "$f" sources)" = "$(sources_hash)" ] ||
+		die "$1 was exported from other sources than the current ones (they changed since);
+  export again (scripts/gen-patches.sh --$2 NEWDIR) and make the edit there"
+}
+
+# carry_edits OLD NEW NEXT WHERE: the edits that turned directory OLD into
+# NEW (an exported state or final, and the user's version of it) must also
+# be in NEXT (the next state, or the next older base), or they would be
+# undone there. Each edit NEXT lacks is carried into it when it applies
+# cleanly, and named; one that does not apply fails, unless
+# LWNFS_ACCEPT=1 says the difference is meant.
+carry_edits() {
+	local old=$1 new=$2 next=$3 where=$4 f edit bad=0
+	edit=$(mktemp)
+	while IFS= read -r f; do
+		[ -f "$next/$f" ] || continue
+		if [ ! -f "$old/$f" ] || [ ! -f "$new/$f" ]; then
+			[ -f "$old/$f" ] || [ ! -f "$new/$f" ] || echo "note: $f is new in $where; add it to the next ones by hand if it belongs there"
+			continue
+		fi
+		diff -u --label "a/$f" --label "b/$f" "$old/$f" "$new/$f" >"$edit" && continue
+		if patch -s -R -p1 -F0 --dry-run -d "$next" <"$edit" >/dev/null 2>&1; then
+			continue
+		elif patch -s -p1 -F0 --no-backup-if-mismatch -d "$next" <"$edit" >/dev/null 2>&1; then
+			echo "carried: the edit of $f $where"
+		elif [ "${LWNFS_ACCEPT:-0}" = 1 ]; then
+			echo "accepted (LWNFS_ACCEPT=1): the edit of $f is not $where"
+		else
+			echo "error: the edit of $f is not $where and does not apply there; make it there too, or, if the difference is meant, import with LWNFS_ACCEPT=1" >&2
+			bad=1
+		fi
+	done < <(cd "$new" && find . -type f ! -name .lwnfs-export | sed 's|^\./||' | sort)
+	rm -f "$edit"
+	return $bad
 }
 
 # import_sources DIR: make the hand-edited sources what DIR (kernel-relative
@@ -101,3 +342,5 @@ import_sources() {
 	rsync -a --delete "$1/tools/testing/selftests/filesystems/lwnfs/" "$LWNFS_TOP/selftests-lwnfs/"
 	cp "$1/Documentation/filesystems/lwnfs.rst" "$LWNFS_TOP/Documentation/filesystems/lwnfs.rst"
 }
+
+lock_cache "$@"

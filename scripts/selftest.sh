@@ -2,30 +2,43 @@
 # Build the lwnfs kselftest of a base with the kernel's own selftest build,
 # statically linked so that it runs in the busybox guest.
 #
-# usage: scripts/selftest.sh BASE
-# Output: BUILD/kselftest/filesystems/lwnfs/lwnfs_test in the base's tiny
-# build directory (the one scripts/guest.sh boots).
+# usage: scripts/selftest.sh BASE [VARIANT]
+# Output: BUILD/kselftest/filesystems/lwnfs/lwnfs_test in the build
+# directory of LWNFS_ARCH (default x86_64) and VARIANT (default y), the one
+# scripts/guest.sh boots, with a record of the series it was built from.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-base=${1:?usage: $0 BASE}
-need_tree "$base"
+base=${1:?usage: $0 BASE [VARIANT]}
+variant=${2:-y}
+arch=${LWNFS_ARCH:-x86_64}
+check_arch "$arch"
+if [ "$variant" = bisect ]; then
+	need_applied "$base" any
+else
+	need_applied "$base"
+fi
 tree=$(tree_dir "$base")
-bd=$(build_dir "$base" tiny)
+bd=$(build_dir "$base" "$arch-$variant")
 [ -d "$tree/tools/testing/selftests/filesystems/lwnfs" ] ||
-	die "$base has no lwnfs selftest; run: make apply BASE=$base"
-[ -f "$bd/.config" ] || die "no build of $base yet; run: scripts/build.sh $base y"
+	die "$base has no lwnfs selftest at $(git -C "$tree" log -1 --format=%s)"
+[ -f "$bd/.config" ] || die "no $arch-$variant build of $base yet; run: make build BASE=$base VARIANT=$variant"
+cross=$(arch_field "$arch" cross)
 
+out=$bd/kselftest/filesystems/lwnfs
+rm -f "$out/lwnfs_test" "$out/.lwnfs-selftest"
 make -s -C "$tree/tools/testing/selftests" O="$bd" TARGETS=filesystems/lwnfs \
+	ARCH="$(arch_field "$arch" karch)" CROSS_COMPILE="$cross" CC="${cross}gcc" \
 	LDFLAGS=-static >"$bd/kselftest.log" 2>&1 || {
 	cat "$bd/kselftest.log"
 	die "$base: make -C tools/testing/selftests TARGETS=filesystems/lwnfs failed"
 }
-bin=$bd/kselftest/filesystems/lwnfs/lwnfs_test
+bin=$out/lwnfs_test
 file "$bin" | grep -q 'statically linked' || die "$bin is not statically linked"
 if grep -q 'warning:' "$bd/kselftest.log"; then
 	cat "$bd/kselftest.log"
 	die "$base: the selftest build has warnings"
 fi
+printf 'series=%s\nhead=%s\n' "$(series_hash "$base")" "$(git -C "$tree" rev-parse HEAD)" >"$out/.lwnfs-selftest"
 info "$base: built $bin"
