@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools patches sync apply build selftest guest kunit-uml check check-all lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches sync apply build selftest guest kunit-uml check check-all lint
 
 help:
 	@echo "lwnfs: the LWN counter filesystem as a kernel patch series"
@@ -21,6 +21,9 @@ help:
 	@echo "  make fetch       fetch BASE from Debian's linux-source package into the cache"
 	@echo "  make fetch-all   fetch every base"
 	@echo "  make fetch-tools fetch and build the pinned sparse (configs/tools.conf)"
+	@echo "  make bump        move the pins in bases.conf to Debian's newest versions (BASE=...: one),"
+	@echo "                   refetch, regenerate patches/, report what changed"
+	@echo "  make drift       does Debian's newest revision of BASE still take its series?"
 	@echo "  make patches     regenerate patches/ and series from fs-lwnfs/, Documentation/, split/"
 	@echo "  make sync        check that patches/ matches a fresh generation"
 	@echo "  make apply       reset BASE's cached tree and git am its series"
@@ -49,6 +52,12 @@ fetch-all:
 
 fetch-tools:
 	@$(S)/fetch-sparse.sh
+
+bump:
+	@$(S)/bump.sh $(CHECK_BASES)
+
+drift:
+	@$(S)/check-drift.sh $(BASE) --strict
 
 patches:
 	@$(S)/gen-patches.sh

@@ -75,24 +75,32 @@ kmake() {
 # until a full build is done again.
 [ "$(stamp_get "$stamp" head)" = "$head" ] || rm -f "$stamp"
 
-kmake "$defconfig" >/dev/null
-if [ ${#frags[@]} -gt 0 ]; then
-	(cd "$bd" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$bd" "$bd/.config" "${frags[@]}") >/dev/null
-	kmake olddefconfig >/dev/null
-	for f in "${frags[@]}"; do
-		while IFS= read -r line; do
-			case "$line" in
-			CONFIG_*) grep -qx -- "$line" "$bd/.config" ||
-				die "$base/$arch-$variant: '$line' from ${f#"$LWNFS_TOP"/} did not stick in $bd/.config" ;;
-			"# CONFIG_"*)
-				sym=${line#\# }
-				sym=${sym%% *}
-				! grep -q "^$sym=" "$bd/.config" ||
-					die "$base/$arch-$variant: '$line' did not stick" ;;
-			esac
-		done <"$f"
-	done
+# The configuration is made again only when what it comes from changed:
+# the commit, the fragments, the compiler. (Making it runs hundreds of
+# compiler probes: minutes with clang.)
+config_key=$( (echo "$head $defconfig ${cc[*]}"; cat "${frags[@]}" /dev/null) | sha256sum | cut -c1-16)
+if [ ! -f "$bd/.config" ] || [ "$(stamp_get "$bd/.lwnfs-config" key)" != "$config_key" ]; then
+	rm -f "$bd/.lwnfs-config"
+	kmake "$defconfig" >/dev/null
+	if [ ${#frags[@]} -gt 0 ]; then
+		(cd "$bd" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$bd" "$bd/.config" "${frags[@]}") >/dev/null
+		kmake olddefconfig >/dev/null
+	fi
+	echo "key=$config_key" >"$bd/.lwnfs-config"
 fi
+for f in "${frags[@]}"; do
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*) grep -qx -- "$line" "$bd/.config" ||
+			die "$base/$arch-$variant: '$line' from ${f#"$LWNFS_TOP"/} did not stick in $bd/.config" ;;
+		"# CONFIG_"*)
+			sym=${line#\# }
+			sym=${sym%% *}
+			! grep -q "^$sym=" "$bd/.config" ||
+				die "$base/$arch-$variant: '$line' did not stick" ;;
+		esac
+	done <"$f"
+done
 kmake "$@"
 if [ "$*" = all ]; then
 	printf 'series=%s\nhead=%s\narch=%s\nvariant=%s\n' \

@@ -35,7 +35,7 @@ need_cmd dpkg-deb dpkg
 need_cmd xz xz-utils
 
 apt_dir=$LWNFS_CACHE/apt/$base
-apt_private "$apt_dir" "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(mirror_for "$suite") $suite main"
+base_apt "$base"
 
 # the_deb: the complete package of the pinned version, if it is here.
 the_deb() {
@@ -56,7 +56,7 @@ else
 	info "$base: apt-get download $pkg=$version"
 	rm -f "$apt_dir/${pkg}_"*.deb
 	if ! (cd "$apt_dir" && apt-get "${apt_opts[@]}" -qq download "$pkg=$version"); then
-		offered=$(apt-cache "${apt_opts[@]}" madison "$pkg" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); printf "%s ", $2 }')
+		offered=$(offered_versions "$base" | tr '\n' ' ')
 		die "Debian's $suite no longer offers $pkg $version, which bases.conf pins for $base.
   It offers: ${offered:-nothing}
   Move the pin to the newest version and regenerate the series: make bump"
@@ -80,6 +80,8 @@ sed -i '/^# Debian packaging/,$d' "$src/.gitignore"
 
 info "$base: committing the pristine tree (about 40 s)"
 git -C "$src" init -q -b base
+# no automatic gc: it would run in the background, holding the cache lock
+git -C "$src" config gc.auto 0
 git -C "$src" add -Af
 git_fixed -C "$src" commit -q -m "Linux $version (Debian $pkg)" \
 	-m "Imported from Debian's $pkg $version ($suite) by lwnfs scripts/fetch-base.sh."

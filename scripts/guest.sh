@@ -51,7 +51,7 @@ lwnfs_cfg=$(sed -n 's/^CONFIG_LWNFS=//p' "$bd/.config")
 selftest=$bd/kselftest/filesystems/lwnfs/lwnfs_test
 if [ "$mode" = test ]; then
 	[ -x "$selftest" ] || die "no kselftest binary for $base; run: scripts/selftest.sh $base $variant"
-	[ "$(stamp_get "$selftest/../.lwnfs-selftest" series)" = "$(series_hash "$base")" ] ||
+	[ "$(stamp_get "$(dirname "$selftest")/.lwnfs-selftest" series)" = "$(series_hash "$base")" ] ||
 		die "the kselftest binary of $base was built from another series; run: scripts/selftest.sh $base $variant"
 fi
 
@@ -109,8 +109,8 @@ if grep -q '^CONFIG_LWNFS_KUNIT_TEST=y' "$bd/.config"; then
 	tree=$(tree_dir "$base")
 	expected=$(base_field "$base" kunit)
 	parsed=$(python3 "$tree/tools/testing/kunit/kunit.py" parse "$log" 2>&1) || kunit_fail=1
-	ran=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' <<<"$parsed" | tail -n 1)
-	kunit_summary=$(grep -E 'Ran [0-9]+ tests' <<<"$parsed" | sed 's/\x1b\[[0-9;]*m//g; s/^\[[0-9:]*\] //' | tail -n 1)
+	ran=$(kunit_ran <<<"$parsed")
+	kunit_summary=$(sed 's/\x1b\[[0-9;]*m//g; s/^\[[0-9:]*\] //' <<<"$parsed" | grep -E 'Ran [0-9]+ tests|tests run' | tail -n 1 || true)
 	if [ -z "$ran" ] || [ "$ran" -lt "$expected" ]; then
 		kunit_fail=1
 		kunit_summary="KUnit ran ${ran:-no} tests, expected at least $expected"

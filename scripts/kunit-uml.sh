@@ -22,7 +22,7 @@ rc=0
 (cd "$tree" && python3 tools/testing/kunit/kunit.py run --kunitconfig=fs/lwnfs \
 	--build_dir="$bd" --jobs="$JOBS" --make_options="CC=ccache gcc") >"$log" 2>&1 || rc=$?
 sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E 'Testing complete|FAILED|CRASHED' | sed 's/^\[[0-9:]*\] //' || true
-ran=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' "$log" | tail -n 1)
+ran=$(kunit_ran <"$log")
 [ "$rc" -eq 0 ] || die "$base: kunit.py run failed (log: $log)"
 if [ -z "$ran" ] || [ "$ran" -lt "$expected" ]; then
 	die "$base: KUnit on UML ran ${ran:-no} tests, expected at least $expected (log: $log)"

@@ -187,6 +187,12 @@ sparse_path() {
 	echo "$bin"
 }
 
+# kunit_ran: how many tests kunit.py's output on stdin says ran ("Ran N
+# tests" since v5.12 or so, "N tests run" in v5.10's), or nothing.
+kunit_ran() {
+	sed 's/\x1b\[[0-9;]*m//g' | sed -n -E 's/.*(Ran ([0-9]+) tests|Testing complete\. ([0-9]+) tests run).*/\2\3/p' | tail -n 1
+}
+
 # need_cmd CMD PACKAGE: fail with the apt-get line when a tool is missing.
 need_cmd() {
 	command -v "$1" >/dev/null 2>&1 ||
@@ -245,6 +251,38 @@ apt_private() {
 		-o "Dir::State::Status=/dev/null"
 		-o "APT::Get::List-Cleanup=0"
 		-o "APT::Sandbox::User=root")
+}
+
+# base_apt BASE: set apt_opts to BASE's private apt configuration, which
+# lists the suite bases.conf names for it.
+base_apt() {
+	local suite
+	suite=$(base_field "$1" suite)
+	apt_private "$LWNFS_CACHE/apt/$1" \
+		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(mirror_for "$suite") $suite main"
+}
+
+# offered_versions BASE: the versions of BASE's package that its suite
+# offers now, newest first (after an apt-get update of base_apt).
+offered_versions() {
+	local pkg
+	pkg=$(base_field "$1" package)
+	apt-cache "${apt_opts[@]}" madison "$pkg" 2>/dev/null |
+		awk -F'|' -v p="$pkg" '{ gsub(/ /, "", $1); gsub(/ /, "", $2) } $1 == p { print $2 }' |
+		sort -u | sort_versions
+}
+
+# sort_versions: version lines on stdin, newest first, by Debian's rules.
+sort_versions() {
+	local v i sorted=()
+	while IFS= read -r v; do
+		i=0
+		while [ $i -lt ${#sorted[@]} ] && dpkg --compare-versions "${sorted[i]}" gt "$v"; do
+			i=$((i + 1))
+		done
+		sorted=("${sorted[@]:0:i}" "$v" "${sorted[@]:i}")
+	done
+	[ ${#sorted[@]} -eq 0 ] || printf '%s\n' "${sorted[@]}"
 }
 
 # The cache lock: one run at a time may use LWNFS_CACHE, since runs check
