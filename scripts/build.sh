@@ -54,8 +54,11 @@ allmod)
 clang)
 	llvm=$(base_field "$base" clang)
 	[ "$llvm" != no ] || die "bases.conf says clang cannot build $base"
-	need_cmd "clang$llvm" "clang$llvm lld$llvm llvm$llvm"
-	cc=(ARCH="$karch" LLVM="$llvm" CC="ccache clang$llvm")
+	need_cmd "/usr/lib/llvm-$llvm/bin/clang" "clang-$llvm lld-$llvm llvm-$llvm"
+	# LLVM's own directory first, so that every LLVM tool is that version:
+	# v5.10's kbuild does not know LLVM=-16, only LLVM=1
+	PATH=/usr/lib/llvm-$llvm/bin:$PATH
+	cc=(ARCH="$karch" LLVM=1 CC="ccache clang")
 	frags=("$guest_frag" "$CONFIGS/lwnfs-y.config")
 	;;
 *) die "unknown variant '$variant' (y, m, n, bisect, allmod, clang)" ;;
@@ -71,9 +74,6 @@ kmake() {
 	make -s -C "$tree" O="$bd" -j"$JOBS" "${cc[@]}" ${MAKEFLAGS_EXTRA:-} "$@"
 }
 
-# A build of other sources than the stamp names makes the image stale
-# until a full build is done again.
-[ "$(stamp_get "$stamp" head)" = "$head" ] || rm -f "$stamp"
 
 # The configuration is made again only when what it comes from changed:
 # the commit, the fragments, the compiler. (Making it runs hundreds of
@@ -87,6 +87,13 @@ if [ ! -f "$bd/.config" ] || [ "$(stamp_get "$bd/.lwnfs-config" key)" != "$confi
 		kmake olddefconfig >/dev/null
 	fi
 	echo "key=$config_key" >"$bd/.lwnfs-config"
+fi
+# The image is stale from here until a full build succeeds, unless this is
+# a partial build (fs/lwnfs/ for the warning stages) of the very commit and
+# configuration the image was made from.
+if [ "$*" = all ] || [ "$(stamp_get "$stamp" head)" != "$head" ] ||
+	[ "$(stamp_get "$stamp" config)" != "$config_key" ]; then
+	rm -f "$stamp"
 fi
 for f in "${frags[@]}"; do
 	while IFS= read -r line; do
@@ -103,7 +110,7 @@ for f in "${frags[@]}"; do
 done
 kmake "$@"
 if [ "$*" = all ]; then
-	printf 'series=%s\nhead=%s\narch=%s\nvariant=%s\n' \
-		"$(series_hash "$base")" "$head" "$arch" "$variant" >"$stamp"
+	printf 'series=%s\nhead=%s\nconfig=%s\narch=%s\nvariant=%s\n' \
+		"$(series_hash "$base")" "$head" "$config_key" "$arch" "$variant" >"$stamp"
 fi
 info "$base/$arch-$variant: built $* in $bd"

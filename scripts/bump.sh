@@ -2,7 +2,8 @@
 # Move each base's pin (bases.conf) to the newest version of its Debian
 # package in its suite, fetch that tree, regenerate its series, check that
 # git am takes it, and report which patches changed. A hook whose context
-# the new tree lacks is named by the generator, and nothing is changed.
+# the new tree lacks is named by the generator, and bases.conf and patches/
+# are left as they were.
 #
 # usage: scripts/bump.sh [BASE...]     (default: every base)
 set -euo pipefail
@@ -25,7 +26,7 @@ for base in "${bases[@]}"; do
 	pinned=$(base_field "$base" version)
 	base_apt "$base"
 	apt-get "${apt_opts[@]}" -qq update || die "apt-get update for $suite failed"
-	newest=$(offered_versions "$base" | head -n 1)
+	newest=$(offered_versions "$base" | sed -n 1p)
 	[ -n "$newest" ] || die "$suite offers no $pkg; name another package or suite for $base in bases.conf"
 	if [ "$newest" = "$pinned" ]; then
 		info "$base: $pkg $pinned is the newest in $suite"
@@ -40,13 +41,14 @@ for base in "${bases[@]}"; do
 		cp "$work/bases.conf" "$BASES_CONF"
 		die "could not rewrite $base's version in bases.conf"
 	}
-	if ! "$S/fetch-base.sh" "$base" || ! "$S/gen-patches.sh" "$base"; then
+	if ! "$S/fetch-base.sh" "$base" || ! "$S/gen-patches.sh" "$base" || ! "$S/apply.sh" "$base"; then
 		cp "$work/bases.conf" "$BASES_CONF"
 		rm -rf "${LWNFS_TOP:?}/patches/$base"
 		cp -a "$work/old" "$LWNFS_TOP/patches/$base"
-		die "the series cannot follow $pkg $newest (the error above names what); bases.conf and patches/$base are unchanged"
+		die "the series cannot follow $pkg $newest (the error above names what).
+  bases.conf and patches/$base are as they were; the cache may now hold the
+  $newest tree: make fetch BASE=$base brings the pinned one back while the mirror has it"
 	fi
-	"$S/apply.sh" "$base"
 	changed=()
 	while IFS= read -r p; do
 		cmp -s "$work/old/$p" "$LWNFS_TOP/patches/$base/$p" || changed+=("$p")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the filesystems documentation of a base (with the series applied) and
-# fail on any warning that names lwnfs. The bases have warnings of their own,
+# fail on any warning or error that names lwnfs. The bases have warnings of their own,
 # which are counted but not held against lwnfs. The lwnfs page and the index
 # are marked changed first, so that Sphinx reads them (and warns) on every
 # run, not only on the first.
@@ -23,10 +23,11 @@ LC_ALL=C.UTF-8 make -C "$tree" O="$bd" SPHINXDIRS=filesystems htmldocs >"$log" 2
 	tail -n 30 "$log"
 	die "$base: make htmldocs SPHINXDIRS=filesystems failed (full log: $log)"
 }
-html=$(find "$bd/Documentation/output" -name lwnfs.html | head -n 1)
+html=$(find "$bd/Documentation/output" -name lwnfs.html | sed -n 1p)
 [ -n "$html" ] || die "$base: htmldocs produced no lwnfs.html; is lwnfs.rst in the toctree?"
 # The cache path itself contains "lwnfs": take it out before looking.
-warnings=$(grep -i 'warning' "$log" | sed "s|$tree/||g; s|$bd/||g" || true)
+# Sphinx reports ERROR and SEVERE findings without failing the build.
+warnings=$(grep -iE '(warning|error|severe|critical):' "$log" | sed "s|$tree/||g; s|$bd/||g" || true)
 all=$(grep -c . <<<"$warnings" || true)
 if grep -qi lwnfs <<<"$warnings"; then
 	grep -i lwnfs <<<"$warnings"

@@ -29,8 +29,11 @@ warn() {
 
 base_apt "$base"
 apt-get "${apt_opts[@]}" -qq update || warn "apt-get update for $suite failed: the drift of $base is unknown"
-newest=$(offered_versions "$base" | head -n 1)
+offered=$(offered_versions "$base")
+newest=$(sed -n 1p <<<"$offered")
 [ -n "$newest" ] || warn "$suite offers no $pkg: the drift of $base is unknown"
+grep -qxF -- "$pinned" <<<"$offered" ||
+	warn "$suite no longer offers the pinned $pkg $pinned (a new cache cannot fetch it); run: make bump BASE=$base"
 if [ "$newest" = "$pinned" ]; then
 	info "$base: the pinned $pkg $pinned is the newest in $suite"
 	exit 0

@@ -2,20 +2,33 @@
 # Fail when patches/ or series differ from a fresh generation: the committed
 # patches must be exactly what `make patches` makes from the sources.
 #
-# usage: scripts/check-sync.sh
+# usage: scripts/check-sync.sh [BASE...]     (default: every base)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+if [ $# -gt 0 ]; then
+	bases=("$@")
+else
+	mapfile -t bases < <(all_bases)
+fi
 fresh=$(mktemp -d)
 trap 'rm -rf "$fresh"' EXIT
-"$LWNFS_TOP/scripts/gen-patches.sh" -o "$fresh" >/dev/null
+"$LWNFS_TOP/scripts/gen-patches.sh" -o "$fresh" "${bases[@]}" >/dev/null
 newest=$(newest_base)
-sed "s|^|patches/$newest/|" "$fresh/$newest/series" >"$fresh/series.top"
 
 status=0
-diff -ru "$fresh" "$LWNFS_TOP/patches" --exclude=series.top || status=1
-diff -u "$fresh/series.top" "$LWNFS_TOP/series" || status=1
+for b in "${bases[@]}"; do
+	diff -ru "$fresh/$b" "$LWNFS_TOP/patches/$b" || status=1
+	if [ "$b" = "$newest" ]; then
+		sed "s|^|patches/$newest/|" "$fresh/$newest/series" | diff -u - "$LWNFS_TOP/series" || status=1
+	fi
+done
+# a directory in patches/ that no base of bases.conf generates
+for d in "$LWNFS_TOP"/patches/*/; do
+	d=$(basename "$d")
+	(check_base "$d") 2>/dev/null || { echo "patches/$d: no such base in bases.conf"; status=1; }
+done
 [ "$status" -eq 0 ] ||
 	die "patches/ is out of sync with fs-lwnfs/, Documentation/ and split/; run: make patches, and commit the result"
-info "patches/ and series match a fresh generation for: $(all_bases | tr '\n' ' ')"
+info "patches/ and series match a fresh generation for: ${bases[*]}"

@@ -2,7 +2,8 @@
 # Build fs/lwnfs/ of a base with extra checking and fail on any diagnostic.
 # Its objects are removed before it is judged, so that every run compiles
 # them again: a rerun gives the same verdict as the first run. Known
-# warnings of a base's own headers are listed in configs/warnings.allow.
+# warnings of a base's own headers are listed in configs/warnings.allow
+# (scripts/lib.sh judge_build).
 #
 # usage: scripts/check-warnings.sh BASE sparse   # C=2 W=1 with sparse, =y config
 #        scripts/check-warnings.sh BASE clang    # W=1 with LLVM, =y config
@@ -40,29 +41,11 @@ build() {
 build
 rm -rf "$bd/fs/lwnfs"
 build
-out=$(grep -v '^>> ' "$log" | sed "s|$tree/||g" || true)
-
-# configs/warnings.allow: base (or *), kind, an extended regular expression
-# for a warning line that is the base's own, and why.
-allowed() {
-	awk -F'\t+' -v b="$base" -v k="$kind" '!/^#/ && NF && ($1 == b || $1 == "*") && $2 == k { print $3 }' \
-		"$CONFIGS/warnings.allow"
-}
-diags=0 allowed_n=0
-while IFS= read -r line; do
-	ok=0
-	while IFS= read -r re; do
-		[ -n "$re" ] && grep -qE -- "$re" <<<"$line" && ok=1
-	done < <(allowed)
-	if [ $ok = 1 ]; then
-		allowed_n=$((allowed_n + 1))
-		echo "allowed (configs/warnings.allow): $line"
-	else
-		diags=$((diags + 1))
-	fi
-done < <(grep -E '(warning|error): |C=2 specified' <<<"$out" || true)
-if [ "$diags" -ne 0 ]; then
-	echo "$out"
-	die "$base: $kind reported $diags diagnostics compiling fs/lwnfs (above)"
+case "$kind" in clang) compiler=clang ;; *) compiler=gcc ;; esac
+if ! verdict=$(judge_build "$log" "$base" "$compiler"); then
+	sed "s|$tree/||g" "$log"
+	echo "$verdict"
+	die "$base: $kind reported diagnostics compiling fs/lwnfs (above)"
 fi
-info "$base: $kind ($extra) on fs/lwnfs/: 0 warnings ($allowed_n from the base's own headers allowed)"
+grep '^allowed' <<<"$verdict" || true
+info "$base: $kind ($extra) on fs/lwnfs/: 0 warnings ($(tail -n 1 <<<"$verdict"))"

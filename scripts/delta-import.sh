@@ -28,7 +28,7 @@ trap 'rm -rf "$work"' EXIT
 ok=1
 for ((i = 1; i < ${#bases[@]}; i++)); do
 	carry_edits "$work/orig/${bases[i - 1]}" "$dir/${bases[i - 1]}" "$dir/${bases[i]}" \
-		"made for ${bases[i - 1]} in ${bases[i]}" || ok=0
+		"${bases[i - 1]}" "${bases[i]}" || ok=0
 done
 [ "$ok" = 1 ] || die "nothing imported"
 
@@ -37,8 +37,8 @@ for ((i = 1; i < ${#bases[@]}; i++)); do
 	diff_tree "$dir/${bases[i - 1]}" "$dir/${bases[i]}" "$LWNFS_TOP/deltas/${bases[i]}.diff"
 done
 import_sources "$dir/${bases[0]}"
-"$LWNFS_TOP/scripts/gen-patches.sh" --finals "$work/again" >/dev/null
-if ! diff -r -x .lwnfs-export "$dir" "$work/again"; then
+if ! "$LWNFS_TOP/scripts/gen-patches.sh" --finals "$work/again" >/dev/null ||
+	! diff -r -x .lwnfs-export "$dir" "$work/again"; then
 	(cd "$LWNFS_TOP" && rm -rf fs-lwnfs selftests-lwnfs Documentation deltas && tar -xf "$work/backup.tar")
 	die "the imported sources do not give back the edited finals (differences above); nothing imported"
 fi

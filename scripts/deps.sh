@@ -10,14 +10,20 @@ set -euo pipefail
 PACKAGES=(
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
 	git patch quilt ccache dpkg-dev shellcheck rsync util-linux
-	clang-16 lld-16 llvm-16
 	python3-sphinx python3-yaml python3-ply python3-git
-	qemu-system-x86 busybox-static file
+	busybox-static file
 )
+# the LLVM versions bases.conf builds with, and each architecture's QEMU
+for v in $(all_bases | while read -r b; do base_field "$b" clang; done | grep -vx no | sort -u); do
+	PACKAGES+=("clang-$v" "lld-$v" "llvm-$v")
+done
+for a in $(conf_rows "$CONFIGS/arch.conf" | awk '{ print $1 }'); do
+	PACKAGES+=("$(arch_field "$a" qemu_pkg)")
+done
 
 missing=()
 for p in "${PACKAGES[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+	grep -q 'ok installed' <<<"$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
 	info "all ${#PACKAGES[@]} Debian packages present"
@@ -30,7 +36,12 @@ fi
 info "installing: ${missing[*]}"
 # Wait for another apt or dpkg run to release its lock instead of failing.
 lock_wait=(-o DPkg::Lock::Timeout=600)
-apt-get "${lock_wait[@]}" update -qq ||
-	die "apt-get update failed; run by hand: apt-get update"
+# (the lock of the package lists is not covered by the option: retry)
+for try in 1 2 3 4 5 6 7 8 9 10; do
+	apt-get "${lock_wait[@]}" update -qq && break
+	[ "$try" -lt 10 ] || die "apt-get update failed 10 times; run by hand: apt-get update"
+	info "apt-get update failed (another apt run?); trying again in 30 s"
+	sleep 30
+done
 DEBIAN_FRONTEND=noninteractive apt-get "${lock_wait[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
 	die "apt-get install failed; run by hand: apt-get install -y ${missing[*]}"

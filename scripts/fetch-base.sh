@@ -66,7 +66,7 @@ else
 fi
 
 info "$base: unpacking $pkg $version"
-rm -rf "$tree" "$tree.tmp"
+rm -rf "$tree.tmp"
 mkdir -p "$tree.tmp"
 dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tree.tmp" --wildcards '*.tar.xz'
 tarball=$(ls "$tree.tmp"/usr/src/linux-source-*.tar.xz)
@@ -88,6 +88,7 @@ git_fixed -C "$src" commit -q -m "Linux $version (Debian $pkg)" \
 git -C "$src" tag "$BASE_TAG"
 git -C "$src" checkout -q -b lwnfs
 # Only a complete tree takes the cache's place.
+rm -rf "$tree"
 mv "$src" "$tree"
 rm -rf "$tree.tmp" "$deb"
 info "$base: ready at $tree ($(git -C "$tree" rev-parse --short HEAD))"

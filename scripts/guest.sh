@@ -33,7 +33,7 @@ need_cmd "$qemu_bin" "$(arch_field "$arch" qemu_pkg)"
 need_cmd cpio cpio
 need_applied "$base"
 busybox=/bin/busybox
-file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+grep -q 'statically linked' <<<"$(file -L "$busybox" 2>/dev/null)" ||
 	die "no static $busybox; run: make deps (or: apt-get install busybox-static)"
 
 bd=$(build_dir "$base" "$arch-$variant")
@@ -46,6 +46,8 @@ if [ "$(stamp_get "$bd/.lwnfs-build" series)" != "$(series_hash "$base")" ] ||
 	[ "$(stamp_get "$bd/.lwnfs-build" head)" != "$(git -C "$(tree_dir "$base")" rev-parse HEAD)" ]; then
 	die "the $arch-$variant kernel of $base was built from another series than patches/$base; $rebuild"
 fi
+[ "$(stamp_get "$bd/.lwnfs-build" config)" = "$(stamp_get "$bd/.lwnfs-config" key)" ] ||
+	die "the $arch-$variant kernel of $base was built with another configuration; $rebuild"
 lwnfs_cfg=$(sed -n 's/^CONFIG_LWNFS=//p' "$bd/.config")
 [ "$lwnfs_cfg" = "$variant" ] || die "the $arch-$variant build of $base has CONFIG_LWNFS=${lwnfs_cfg:-n}; $rebuild"
 selftest=$bd/kselftest/filesystems/lwnfs/lwnfs_test
@@ -128,12 +130,13 @@ fail=0
 [ -z "$skips" ] || { echo "skipped tests (the guest is root with lwnfs, nothing may skip):"; echo "$skips"; fail=1; }
 grep -q '^LWNFS-GUEST-END rc=0' "$log" || { echo "the guest did not finish cleanly"; fail=1; }
 [ -n "$totals" ] || { echo "the kselftest printed no totals"; fail=1; }
+grep -qE 'pass:[1-9]' <<<"$totals" || { echo "the kselftest passed no test: $totals"; fail=1; }
 [ $kunit_fail -eq 0 ] || { echo "KUnit failed: $kunit_summary"; echo "$parsed" | tail -n 30; fail=1; }
 if [ $fail -ne 0 ]; then
 	echo "--- end of the guest log ($log):"
 	tail -n 40 "$log"
 	die "$base (CONFIG_LWNFS=$lwnfs_cfg): guest tests failed"
 fi
-outer=$(grep -cE '^ok ' "$log")
+outer=$(grep -cE '^ok ' "$log" || true)
 info "$base (CONFIG_LWNFS=$lwnfs_cfg): kselftest ${totals#\# }; $outer guest checks ok; $((SECONDS - start))s"
 [ -z "$kunit_summary" ] || info "$base: KUnit at boot: $kunit_summary"

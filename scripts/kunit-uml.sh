@@ -18,8 +18,15 @@ expected=$(base_field "$base" kunit)
 log=$bd.log
 mkdir -p "$bd"
 
+# v5.10's kunit.py has no --kunitconfig: it reads BUILD_DIR/.kunitconfig.
+kunitconfig=(--kunitconfig=fs/lwnfs)
+help=$(cd "$tree" && python3 tools/testing/kunit/kunit.py run --help)
+if ! grep -q -- --kunitconfig <<<"$help"; then
+	cp "$tree/fs/lwnfs/.kunitconfig" "$bd/.kunitconfig"
+	kunitconfig=()
+fi
 rc=0
-(cd "$tree" && python3 tools/testing/kunit/kunit.py run --kunitconfig=fs/lwnfs \
+(cd "$tree" && python3 tools/testing/kunit/kunit.py run "${kunitconfig[@]}" \
 	--build_dir="$bd" --jobs="$JOBS" --make_options="CC=ccache gcc") >"$log" 2>&1 || rc=$?
 sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E 'Testing complete|FAILED|CRASHED' | sed 's/^\[[0-9:]*\] //' || true
 ran=$(kunit_ran <"$log")

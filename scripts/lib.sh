@@ -16,6 +16,8 @@ while IFS= read -r v; do
 	unset "$v"
 done < <(compgen -e | grep '^GIT_' || true)
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null QUILTRC=/dev/null
+# nor the user's git attributes (a "*.c -diff" would turn patches binary)
+export GIT_ATTR_NOSYSTEM=1 GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.attributesFile GIT_CONFIG_VALUE_0=/dev/null
 
 LWNFS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LWNFS_CACHE=${LWNFS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lwnfs}
@@ -49,7 +51,7 @@ all_bases() {
 }
 
 newest_base() {
-	all_bases | head -n 1
+	all_bases | sed -n 1p
 }
 
 oldest_base() {
@@ -193,6 +195,32 @@ kunit_ran() {
 	sed 's/\x1b\[[0-9;]*m//g' | sed -n -E 's/.*(Ran ([0-9]+) tests|Testing complete\. ([0-9]+) tests run).*/\2\3/p' | tail -n 1
 }
 
+# judge_build LOG BASE KIND: the diagnostics in a build log of fs/lwnfs
+# ("warning:" and "error:" lines, and kbuild's "C=2 specified, but ... not
+# up to date"), except the base's own ones that configs/warnings.allow
+# lists for BASE and KIND (gcc or clang), which are printed. Prints the
+# counted ones and returns 1 when there is any.
+judge_build() {
+	local log=$1 base=$2 kind=$3 line re ok n=0 allowed_n=0 patterns
+	patterns=$(awk -F'\t+' -v b="$base" -v k="$kind" \
+		'!/^#/ && NF && ($1 == b || $1 == "*") && ($2 == k || $2 == "*") { print $3 }' "$CONFIGS/warnings.allow")
+	while IFS= read -r line; do
+		ok=0
+		while IFS= read -r re; do
+			[ -n "$re" ] && grep -qE -- "$re" <<<"$line" && ok=1
+		done <<<"$patterns"
+		if [ $ok = 1 ]; then
+			allowed_n=$((allowed_n + 1))
+			echo "allowed (configs/warnings.allow): $line"
+		else
+			n=$((n + 1))
+			echo "$line"
+		fi
+	done < <(sed "s|$(tree_dir "$base")/||g" "$log" | grep -E '(warning|error): |C=2 specified' || true)
+	echo "$n diagnostics, $allowed_n allowed"
+	[ "$n" -eq 0 ]
+}
+
 # need_cmd CMD PACKAGE: fail with the apt-get line when a tool is missing.
 need_cmd() {
 	command -v "$1" >/dev/null 2>&1 ||
@@ -220,14 +248,14 @@ mirror_for() {
 	local archive main sec
 	archive=$(conf_rows "$CONFIGS/suites.conf" | awk -v s="$1" '$1 == s { print $2 }')
 	[ -n "$archive" ] || die "suite '$1' is not in configs/suites.conf; add it with its archive (debian or debian-security)"
-	main=${LWNFS_MIRROR:-$(system_uris | grep -v -- '-security' | head -n 1)}
+	main=${LWNFS_MIRROR:-$(system_uris | grep -v -- '-security' | sed -n 1p)}
 	[ -n "$main" ] || die "no Debian mirror in /etc/apt/sources.list{,.d}; add one or set LWNFS_MIRROR"
 	main=${main%/}
 	case "$archive" in
 	debian) echo "$main" ;;
 	debian-security)
 		sec=${LWNFS_SECURITY_MIRROR:-}
-		[ -n "$sec" ] || [ -n "${LWNFS_MIRROR:-}" ] || sec=$(system_uris | grep -- '-security' | head -n 1)
+		[ -n "$sec" ] || [ -n "${LWNFS_MIRROR:-}" ] || sec=$(system_uris | grep -- '-security' | sed -n 1p)
 		sec=${sec:-$main-security}
 		echo "${sec%/}" ;;
 	*) die "configs/suites.conf: unknown archive '$archive' for $1" ;;
@@ -342,33 +370,45 @@ check_export() {
   export again (scripts/gen-patches.sh --$2 NEWDIR) and make the edit there"
 }
 
-# carry_edits OLD NEW NEXT WHERE: the edits that turned directory OLD into
+# carry_edits OLD NEW NEXT FROM TO: the edits that turned directory OLD into
 # NEW (an exported state or final, and the user's version of it) must also
 # be in NEXT (the next state, or the next older base), or they would be
 # undone there. Each edit NEXT lacks is carried into it when it applies
 # cleanly, and named; one that does not apply fails, unless
 # LWNFS_ACCEPT=1 says the difference is meant.
 carry_edits() {
-	local old=$1 new=$2 next=$3 where=$4 f edit bad=0
+	local old=$1 new=$2 next=$3 from=$4 to=$5 f edit bad=0
 	edit=$(mktemp)
 	while IFS= read -r f; do
-		[ -f "$next/$f" ] || continue
-		if [ ! -f "$old/$f" ] || [ ! -f "$new/$f" ]; then
-			[ -f "$old/$f" ] || [ ! -f "$new/$f" ] || echo "note: $f is new in $where; add it to the next ones by hand if it belongs there"
+		if [ ! -f "$old/$f" ]; then
+			# a file new in FROM
+			if [ ! -f "$next/$f" ]; then
+				mkdir -p "$(dirname "$next/$f")"
+				cp -p "$new/$f" "$next/$f"
+				echo "carried: the new file $f in $from into $to"
+			fi
 			continue
 		fi
+		[ -f "$next/$f" ] || continue
 		diff -u --label "a/$f" --label "b/$f" "$old/$f" "$new/$f" >"$edit" && continue
 		if patch -s -R -p1 -F0 --dry-run -d "$next" <"$edit" >/dev/null 2>&1; then
 			continue
 		elif patch -s -p1 -F0 --no-backup-if-mismatch -d "$next" <"$edit" >/dev/null 2>&1; then
-			echo "carried: the edit of $f $where"
+			echo "carried: the edit of $f in $from into $to"
 		elif [ "${LWNFS_ACCEPT:-0}" = 1 ]; then
-			echo "accepted (LWNFS_ACCEPT=1): the edit of $f is not $where"
+			echo "accepted (LWNFS_ACCEPT=1): the edit of $f in $from is not in $to"
 		else
-			echo "error: the edit of $f is not $where and does not apply there; make it there too, or, if the difference is meant, import with LWNFS_ACCEPT=1" >&2
+			echo "error: the edit of $f in $from is not in $to and does not apply there; make it there too, or, if the difference is meant, import with LWNFS_ACCEPT=1" >&2
 			bad=1
 		fi
 	done < <(cd "$new" && find . -type f ! -name .lwnfs-export | sed 's|^\./||' | sort)
+	# a file deleted in FROM that TO still has
+	while IFS= read -r f; do
+		if [ ! -f "$new/$f" ] && [ -f "$next/$f" ]; then
+			echo "error: $f was deleted in $from but $to still has it; delete it there too" >&2
+			bad=1
+		fi
+	done < <(cd "$old" && find . -type f ! -name .lwnfs-export | sed 's|^\./||' | sort)
 	rm -f "$edit"
 	return $bad
 }
@@ -381,4 +421,5 @@ import_sources() {
 	cp "$1/Documentation/filesystems/lwnfs.rst" "$LWNFS_TOP/Documentation/filesystems/lwnfs.rst"
 }
 
-lock_cache "$@"
+# A script that does not touch the cache (lint) sets LWNFS_LOCK=no first.
+[ "${LWNFS_LOCK:-yes}" = no ] || lock_cache "$@"

@@ -3,6 +3,7 @@
 #
 # usage: scripts/lint.sh
 set -euo pipefail
+LWNFS_LOCK=no
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 

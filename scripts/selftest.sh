@@ -35,7 +35,7 @@ make -s -C "$tree/tools/testing/selftests" O="$bd" TARGETS=filesystems/lwnfs \
 	die "$base: make -C tools/testing/selftests TARGETS=filesystems/lwnfs failed"
 }
 bin=$out/lwnfs_test
-file "$bin" | grep -q 'statically linked' || die "$bin is not statically linked"
+grep -q 'statically linked' <<<"$(file "$bin")" || die "$bin is not statically linked"
 if grep -q 'warning:' "$bd/kselftest.log"; then
 	cat "$bd/kselftest.log"
 	die "$base: the selftest build has warnings"

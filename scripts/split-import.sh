@@ -27,7 +27,7 @@ trap 'rm -rf "$work"' EXIT
 "$LWNFS_TOP/scripts/gen-patches.sh" --states "$work/orig" >/dev/null
 ok=1
 for ((k = 1; k < n; k++)); do
-	carry_edits "$work/orig/$k" "$dir/$k" "$dir/$((k + 1))" "made in state $k (${patches[k - 1]}) in state $((k + 1))" || ok=0
+	carry_edits "$work/orig/$k" "$dir/$k" "$dir/$((k + 1))" "state $k (${patches[k - 1]})" "state $((k + 1))" || ok=0
 done
 [ "$ok" = 1 ] || die "nothing imported"
 
@@ -37,8 +37,8 @@ for ((k = 2; k <= n; k++)); do
 	diff_tree "$dir/$((k - 1))" "$dir/$k" "$LWNFS_TOP/split/${patches[k - 1]}.diff"
 done
 import_sources "$dir/$n"
-"$LWNFS_TOP/scripts/gen-patches.sh" --states "$work/again" >/dev/null
-if ! diff -r -x .lwnfs-export "$dir" "$work/again"; then
+if ! "$LWNFS_TOP/scripts/gen-patches.sh" --states "$work/again" >/dev/null ||
+	! diff -r -x .lwnfs-export "$dir" "$work/again"; then
 	(cd "$LWNFS_TOP" && rm -rf fs-lwnfs selftests-lwnfs Documentation split && tar -xf "$work/backup.tar")
 	die "the imported sources do not give back the edited states (differences above); nothing imported"
 fi
