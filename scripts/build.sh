@@ -22,11 +22,7 @@ variant=${2:?usage: $0 BASE VARIANT [TARGETS...]}
 shift 2
 arch=${LWNFS_ARCH:-x86_64}
 check_arch "$arch"
-if [ "$variant" = bisect ]; then
-	need_applied "$base" any
-else
-	need_applied "$base"
-fi
+need_applied_variant "$base" "$variant"
 tree=$(tree_dir "$base")
 
 export CCACHE_DIR=${CCACHE_DIR:-$LWNFS_CACHE/ccache}

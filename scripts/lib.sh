@@ -221,6 +221,16 @@ judge_build() {
 	[ "$n" -eq 0 ]
 }
 
+# need_applied_variant BASE VARIANT: need_applied, where a bisect build may
+# be at any patch of the series.
+need_applied_variant() {
+	if [ "$2" = bisect ]; then
+		need_applied "$1" any
+	else
+		need_applied "$1"
+	fi
+}
+
 # need_cmd CMD PACKAGE: fail with the apt-get line when a tool is missing.
 need_cmd() {
 	command -v "$1" >/dev/null 2>&1 ||

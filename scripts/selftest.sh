@@ -14,11 +14,7 @@ base=${1:?usage: $0 BASE [VARIANT]}
 variant=${2:-y}
 arch=${LWNFS_ARCH:-x86_64}
 check_arch "$arch"
-if [ "$variant" = bisect ]; then
-	need_applied "$base" any
-else
-	need_applied "$base"
-fi
+need_applied_variant "$base" "$variant"
 tree=$(tree_dir "$base")
 bd=$(build_dir "$base" "$arch-$variant")
 [ -d "$tree/tools/testing/selftests/filesystems/lwnfs" ] ||
