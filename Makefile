@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches sync apply build selftest guest kunit-uml check check-all lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches post sync apply build selftest guest kunit-uml check check-all lint
 
 help:
 	@echo "lwnfs: the LWN counter filesystem as a kernel patch series"
@@ -25,9 +25,11 @@ help:
 	@echo "                   refetch, regenerate patches/, report what changed"
 	@echo "  make drift       does Debian's newest revision of BASE still take its series?"
 	@echo "  make patches     regenerate patches/ and series from fs-lwnfs/, Documentation/, split/"
+	@echo "  make post        BASE's series and cover letter under your name, for posting:"
+	@echo "                   NAME='Your Name' EMAIL=you@example.com [TREE=url] OUT=dir"
 	@echo "  make sync        check that patches/ matches a fresh generation"
 	@echo "  make apply       reset BASE's cached tree and git am its series"
-	@echo "  make build       build BASE with CONFIG_LWNFS=y (VARIANT=y|m|n|allmod|clang)"
+	@echo "  make build       build BASE with CONFIG_LWNFS=y (VARIANT=y|m|n|kunitm|allmod|clang)"
 	@echo "  make selftest    build BASE's lwnfs kselftest (static) for VARIANT's build"
 	@echo "  make guest       boot BASE's VARIANT (y|m) build and run the guest (MODE=test|demo|shell)"
 	@echo "  make kunit-uml   run BASE's KUnit suite on UML with kunit.py"
@@ -61,6 +63,9 @@ drift:
 
 patches:
 	@$(S)/gen-patches.sh
+
+post:
+	@$(S)/post.sh --name "$(NAME)" --email "$(EMAIL)" $(if $(TREE),--tree "$(TREE)") $(BASE) "$(OUT)"
 
 sync:
 	@$(S)/check-sync.sh

@@ -10,11 +10,13 @@
  * rest of the same value rather than a new one.
  */
 
+#include <linux/atomic.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/splice.h>
 #include <linux/string.h>
 #include <linux/uio.h>
 
@@ -35,9 +37,10 @@ struct lwnfs_snapshot {
 	char text[LWNFS_TEXT_MAX];
 };
 
+/* Each counter's value lives with its inode, from lwnfs_counter_init(). */
 static atomic64_t *lwnfs_counter(struct inode *inode)
 {
-	return &lwnfs_sb(inode->i_sb)->counters[inode->i_ino];
+	return inode->i_private;
 }
 
 /**
@@ -52,6 +55,7 @@ int lwnfs_format_value(char *buf, size_t size, u64 val)
 {
 	return scnprintf(buf, size, "%llu\n", val);
 }
+EXPORT_SYMBOL_IF_KUNIT(lwnfs_format_value);
 
 /**
  * lwnfs_parse_value() - parse what was written to a counter file
@@ -59,9 +63,10 @@ int lwnfs_format_value(char *buf, size_t size, u64 val)
  * @len: number of bytes in @buf
  * @val: where to store the value
  *
- * Only a decimal number is accepted, optionally followed by one newline:
- * no sign, no spaces, no base prefix. kstrtoull() alone would accept a
- * leading '+', so the digits are checked here first.
+ * Only a decimal number of at most LWNFS_WRITE_MAX digits is accepted,
+ * optionally followed by one newline: no sign, no spaces, no base prefix.
+ * kstrtoull() alone would accept a leading '+', so the digits are checked
+ * here first.
  *
  * Return: 0 on success, -EINVAL for anything that is not such a number,
  * -ERANGE for a number that does not fit in 64 bits.
@@ -83,12 +88,17 @@ int lwnfs_parse_value(const char *buf, size_t len, u64 *val)
 	digits[len] = '\0';
 	return kstrtoull(digits, 10, val);
 }
+EXPORT_SYMBOL_IF_KUNIT(lwnfs_parse_value);
 
+/*
+ * Any reader can open a counter, so the per-open snapshot is charged to the
+ * opener's memory cgroup.
+ */
 static int lwnfs_counter_open(struct inode *inode, struct file *file)
 {
 	struct lwnfs_snapshot *snap;
 
-	snap = kzalloc_obj(*snap);
+	snap = kzalloc_obj(*snap, GFP_KERNEL_ACCOUNT);
 	if (!snap)
 		return -ENOMEM;
 	spin_lock_init(&snap->lock);
@@ -105,7 +115,8 @@ static int lwnfs_counter_release(struct inode *inode, struct file *file)
 /*
  * Only a read at offset 0 takes a value: later offsets serve the rest of the
  * text that read produced, so cat and dd bs=1 both consume one value. An
- * empty read takes nothing.
+ * empty read takes nothing. splice(2) and sendfile(2) come here too, through
+ * copy_splice_read(), with the same rules.
  */
 static ssize_t lwnfs_counter_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
@@ -144,11 +155,16 @@ static ssize_t lwnfs_counter_read_iter(struct kiocb *iocb, struct iov_iter *to)
 /*
  * The whole number comes in one write at offset 0. The size is checked
  * before anything is copied, so a huge write costs no allocation, and the
- * counter is only set once the text has parsed.
+ * counter is only set once the text has parsed. Setting it is a
+ * modification like any other: under the inode lock, as setattr and
+ * chown(2) hold it, it drops setuid and setgid bits and updates mtime and
+ * ctime.
  */
 static ssize_t lwnfs_counter_write_iter(struct kiocb *iocb,
 					struct iov_iter *from)
 {
+	struct file *file = iocb->ki_filp;
+	struct inode *inode = file_inode(file);
 	size_t count = iov_iter_count(from);
 	char buf[LWNFS_WRITE_MAX + 1];
 	u64 val;
@@ -163,16 +179,75 @@ static ssize_t lwnfs_counter_write_iter(struct kiocb *iocb,
 	if (ret)
 		return ret;
 
-	atomic64_set(lwnfs_counter(file_inode(iocb->ki_filp)), val);
+	inode_lock(inode);
+	ret = file_remove_privs(file);
+	if (!ret)
+		ret = file_update_time(file);
+	if (!ret)
+		atomic64_set(lwnfs_counter(inode), val);
+	inode_unlock(inode);
+	if (ret)
+		return ret;
+
 	iocb->ki_pos += count;
 	return count;
 }
 
+/*
+ * generic_file_llseek() rather than default_llseek(): a seek changes only
+ * the file position, which the VFS already serialises (fdget_pos()), and a
+ * counter has no size for the inode lock to keep stable, since i_size stays
+ * 0. default_llseek() would take the inode lock on every seek, making the
+ * readers of one counter wait on each other to rewind.
+ */
 const struct file_operations lwnfs_counter_fops = {
 	.owner		= THIS_MODULE,
 	.open		= lwnfs_counter_open,
 	.release	= lwnfs_counter_release,
 	.read_iter	= lwnfs_counter_read_iter,
 	.write_iter	= lwnfs_counter_write_iter,
-	.llseek		= default_llseek,
+	.llseek		= generic_file_llseek,
+	.splice_read	= copy_splice_read,
 };
+
+/*
+ * A counter's text is made when it is read; the file has no size of its
+ * own, and i_size stays 0 so that stat(2) and SEEK_END say so. Truncating
+ * to 0 is allowed, because open(O_TRUNC), which "echo 5 > counter" does,
+ * is such a truncation; any other size is refused. Owner, mode and times
+ * change as on any file.
+ */
+static int lwnfs_counter_setattr(struct mnt_idmap *idmap,
+				 struct dentry *dentry, struct iattr *attr)
+{
+	if ((attr->ia_valid & ATTR_SIZE) && attr->ia_size)
+		return -EINVAL;
+	return simple_setattr(idmap, dentry, attr);
+}
+
+static const struct inode_operations lwnfs_counter_iops = {
+	.setattr	= lwnfs_counter_setattr,
+};
+
+/**
+ * lwnfs_counter_init() - make a regular-file inode a counter starting at 0
+ * @inode: an inode of an instance that is not mounted yet
+ *
+ * The value is freed with the inode, by lwnfs_free_inode(). It is charged
+ * to the memory cgroup of whoever mounts the instance.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int lwnfs_counter_init(struct inode *inode)
+{
+	atomic64_t *value;
+
+	value = kmalloc_obj(*value, GFP_KERNEL_ACCOUNT);
+	if (!value)
+		return -ENOMEM;
+	atomic64_set(value, 0);
+	inode->i_private = value;
+	inode->i_op = &lwnfs_counter_iops;
+	inode->i_fop = &lwnfs_counter_fops;
+	return 0;
+}

@@ -5,28 +5,24 @@
 #ifndef _FS_LWNFS_LWNFS_H
 #define _FS_LWNFS_LWNFS_H
 
-#include <linux/atomic.h>
+#include <kunit/visibility.h>
 #include <linux/fs.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
-
-/*
- * Inode numbers are fixed by the layouts, and each counter's value lives
- * at its inode number in the instance's lwnfs_fs_info. simple_fill_super()
- * numbers inodes by their index in the tree_descr array, and index 1 is the
- * root, so both layouts start their files at 2.
- */
-enum {
-	LWNFS_ROOT_INO = 1,
-	LWNFS_FIRST_INO = 2,
-	/* the highest inode number of any counter */
-	LWNFS_MAX_INO = LWNFS_FIRST_INO + 3,
-};
 
 /* The layouts an instance can be mounted with. */
 enum lwnfs_layout {
 	LWNFS_LAYOUT_DEFAULT,
 	LWNFS_LAYOUT_SIMPLE,
+};
+
+/* The mount options, as bits of lwnfs_fs_context.seen. */
+enum lwnfs_opt {
+	LWNFS_OPT_LAYOUT,
+	LWNFS_OPT_UID,
+	LWNFS_OPT_GID,
+	LWNFS_OPT_MODE,
 };
 
 /* The root directory's mode unless mode= says otherwise. */
@@ -35,9 +31,10 @@ enum lwnfs_layout {
 /**
  * struct lwnfs_mount_opts - mount options, kept by the instance
  * @layout: which files the instance has; fixed when it is made
- * @uid: owner of every inode of the instance
- * @gid: group of every inode of the instance
- * @mode: permission bits of the root directory
+ * @uid: owner given to every inode when the instance is made, and when a
+ *	remount names a new one
+ * @gid: group, likewise
+ * @mode: permission bits of the root directory, likewise
  */
 struct lwnfs_mount_opts {
 	enum lwnfs_layout layout;
@@ -47,13 +44,25 @@ struct lwnfs_mount_opts {
 };
 
 /**
+ * struct lwnfs_fs_context - what a mount or remount asks for
+ * @opts: the options, defaults where none was given
+ * @seen: BIT(LWNFS_OPT_*) for each option the caller named; a remount
+ *	changes only those
+ */
+struct lwnfs_fs_context {
+	struct lwnfs_mount_opts opts;
+	unsigned int seen;
+};
+
+/**
  * struct lwnfs_fs_info - one mounted instance of lwnfs
- * @opts: the options the instance was mounted with
- * @counters: the counters' values, indexed by inode number
+ * @opts_lock: taken to change @opts and to read it from show_options; a
+ *	remount, the only writer, also holds the superblock's s_umount
+ * @opts: the options the instance was mounted with, as remounts changed them
  */
 struct lwnfs_fs_info {
+	spinlock_t opts_lock;	/* guards opts; see above */
 	struct lwnfs_mount_opts opts;
-	atomic64_t counters[LWNFS_MAX_INO + 1];
 };
 
 static inline struct lwnfs_fs_info *lwnfs_sb(const struct super_block *sb)
@@ -61,12 +70,21 @@ static inline struct lwnfs_fs_info *lwnfs_sb(const struct super_block *sb)
 	return sb->s_fs_info;
 }
 
-/* Longest text a counter file accepts in one write. */
+/*
+ * Most digits a counter file accepts in one write, not counting the one
+ * newline that echo adds.
+ */
 #define LWNFS_WRITE_MAX	128
 
 extern const struct file_operations lwnfs_counter_fops;
 
+int lwnfs_counter_init(struct inode *inode);
+
 int lwnfs_parse_value(const char *buf, size_t len, u64 *val);
 int lwnfs_format_value(char *buf, size_t size, u64 val);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+extern struct file_system_type lwnfs_fs_type;
+#endif
 
 #endif /* _FS_LWNFS_LWNFS_H */

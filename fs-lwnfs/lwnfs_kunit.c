@@ -4,17 +4,26 @@
  * and private instances mounted in the kernel and driven with kernel_read()
  * and kernel_write().
  *
- * Included at the end of super.c, the way ext4 includes its mballoc test, so
- * that the tests reach the file system type without exporting it.
+ * The tests are a module of their own. What they need of lwnfs is exported
+ * only to them, and only when KUnit is enabled (EXPORT_SYMBOL_IF_KUNIT), so
+ * lwnfs can be built in while KUnit and the tests are modules.
  */
 
 #include <kunit/test.h>
+#include <linux/bitops.h>
 #include <linux/completion.h>
+#include <linux/fs.h>
+#include <linux/fs_context.h>
 #include <linux/kthread.h>
+#include <linux/magic.h>
+#include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/sched/task.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/statfs.h>
+
+#include "lwnfs.h"
 
 /* ---- the write parser ---- */
 
@@ -159,6 +168,8 @@ static struct vfsmount *lwnfs_test_mount(struct kunit *test,
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
 	for (; opts && opts[0]; opts += 2) {
 		ret = lwnfs_test_param(fc, opts[0], opts[1]);
+		if (ret)
+			put_fs_context(fc);
 		KUNIT_ASSERT_EQ_MSG(test, 0, ret, "%s=%s", opts[0], opts[1]);
 	}
 	mnt = fc_mount(fc);
@@ -387,16 +398,20 @@ KUNIT_ARRAY_PARAM(lwnfs_option, lwnfs_option_cases, lwnfs_option_case_desc);
 static void lwnfs_test_option(struct kunit *test)
 {
 	const struct lwnfs_option_case *c = test->param_value;
+	struct lwnfs_fs_context *ctx;
 	struct lwnfs_mount_opts *opts;
 	struct fs_context *fc;
 	unsigned int n;
 
 	fc = fs_context_for_mount(&lwnfs_fs_type, SB_KERNMOUNT);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
-	opts = fc->fs_private;
+	ctx = fc->fs_private;
+	opts = &ctx->opts;
 	KUNIT_EXPECT_EQ(test, c->err, lwnfs_test_param(fc, c->key, c->value));
 	if (c->err || kstrtouint(c->value, c->key[0] == 'm' ? 8 : 10, &n))
 		n = ~0U;
+	/* only an accepted option counts as named, for a remount */
+	KUNIT_EXPECT_EQ(test, c->err ? 0U : 1U, hweight32(ctx->seen));
 
 	KUNIT_EXPECT_EQ(test, !strcmp(c->key, "uid") && !c->err ? n : 0,
 			__kuid_val(opts->uid));
@@ -469,16 +484,21 @@ static int lwnfs_test_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Kernel threads reading at once get every value exactly once. */
+/*
+ * Kernel threads reading at once get every value exactly once. A thread
+ * that fails to start is an expectation failure, not an assertion: the
+ * threads already running use this frame and the open files, so they are
+ * waited for before anything else is judged.
+ */
 static void lwnfs_test_kthreads(struct kunit *test)
 {
 	const int total = LWNFS_TEST_THREADS * LWNFS_TEST_READS;
 	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
 	struct lwnfs_test_reader r[LWNFS_TEST_THREADS];
 	struct task_struct *t[LWNFS_TEST_THREADS];
+	int i, started, dups = 0;
 	struct file *f;
 	u64 *vals;
-	int i, dups = 0;
 
 	vals = kunit_kcalloc(test, total, sizeof(*vals), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, vals);
@@ -488,21 +508,29 @@ static void lwnfs_test_kthreads(struct kunit *test)
 		r[i].errors = 0;
 		init_completion(&r[i].done);
 	}
-	for (i = 0; i < LWNFS_TEST_THREADS; i++) {
-		t[i] = kthread_run(lwnfs_test_reader_fn, &r[i], "lwnfs-test/%d", i);
-		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));
-		get_task_struct(t[i]);
+	for (started = 0; started < LWNFS_TEST_THREADS; started++) {
+		t[started] = kthread_create(lwnfs_test_reader_fn, &r[started],
+					    "lwnfs-test/%d", started);
+		if (IS_ERR(t[started])) {
+			KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(t[started]));
+			break;
+		}
+		/* held before the thread runs, so it cannot exit first */
+		get_task_struct(t[started]);
+		wake_up_process(t[started]);
 	}
 	/*
 	 * Wait for the work, not just the thread: kthread_stop() on a thread
 	 * that has not started yet would keep its function from ever running.
 	 */
-	for (i = 0; i < LWNFS_TEST_THREADS; i++) {
+	for (i = 0; i < started; i++) {
 		wait_for_completion(&r[i].done);
 		kthread_stop(t[i]);
 		put_task_struct(t[i]);
 		KUNIT_EXPECT_EQ(test, 0, r[i].errors);
 	}
+	if (started < LWNFS_TEST_THREADS)
+		return;
 
 	sort(vals, total, sizeof(*vals), lwnfs_test_cmp_u64, NULL);
 	for (i = 1; i < total; i++)
@@ -513,6 +541,27 @@ static void lwnfs_test_kthreads(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u64)total - 1, vals[total - 1]);
 	f = lwnfs_test_open(test, mnt, "counter", O_RDONLY);
 	KUNIT_EXPECT_EQ(test, (u64)total, lwnfs_test_take(test, f));
+}
+
+/*
+ * A counter has no size: truncating it to 0, which open(O_TRUNC) does, is
+ * allowed, any other size is refused, and i_size stays 0 either way.
+ */
+static void lwnfs_test_truncate(struct kunit *test)
+{
+	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
+	struct file *f = lwnfs_test_open(test, mnt, "counter", O_RDWR);
+	struct file *t;
+
+	KUNIT_ASSERT_EQ(test, 3, lwnfs_test_put(f, "42\n"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, vfs_truncate(&f->f_path, 1 << 30));
+	KUNIT_EXPECT_EQ(test, -EINVAL, vfs_truncate(&f->f_path, 1));
+	KUNIT_EXPECT_EQ(test, 0LL, i_size_read(file_inode(f)));
+	KUNIT_EXPECT_EQ(test, 0, vfs_truncate(&f->f_path, 0));
+	t = lwnfs_test_open(test, mnt, "counter", O_WRONLY | O_TRUNC);
+	KUNIT_EXPECT_EQ(test, 0LL, i_size_read(file_inode(t)));
+	/* truncation is not a write: the value stays */
+	KUNIT_EXPECT_EQ(test, 42ULL, lwnfs_test_take(test, f));
 }
 
 static struct kunit_case lwnfs_test_cases[] = {
@@ -532,6 +581,7 @@ static struct kunit_case lwnfs_test_cases[] = {
 	KUNIT_CASE_PARAM(lwnfs_test_option, lwnfs_option_gen_params),
 	KUNIT_CASE(lwnfs_test_owner),
 	KUNIT_CASE(lwnfs_test_kthreads),
+	KUNIT_CASE(lwnfs_test_truncate),
 	{}
 };
 
@@ -541,3 +591,7 @@ static struct kunit_suite lwnfs_test_suite = {
 };
 
 kunit_test_suite(lwnfs_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the lwnfs counter filesystem");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

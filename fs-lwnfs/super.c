@@ -14,15 +14,20 @@
 #include <linux/init.h>
 #include <linux/magic.h>
 #include <linux/module.h>
+#include <linux/namei.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "lwnfs.h"
 
+/*
+ * The root directory is inode 1 in both layouts: simple_fill_super() gives
+ * it that number and numbers each file by its index in the tree_descr
+ * array, so that array starts at index 2.
+ */
 enum {
-	LWNFS_COUNTER_INO = LWNFS_FIRST_INO,
-	LWNFS_SUBDIR_INO,
-	LWNFS_SUBCOUNTER_INO,
+	LWNFS_ROOT_INO = 1,
+	LWNFS_FIRST_INO = 2,
 };
 
 static const struct super_operations lwnfs_super_ops;
@@ -58,18 +63,27 @@ static void lwnfs_pin(struct dentry *dentry, struct inode *inode)
 	dput(dentry);
 }
 
+/*
+ * Shut an instance down: the dentries lwnfs_pin() pinned go with it, and
+ * with them the inodes and the counters' values. It sits beside
+ * lwnfs_pin() because the two must agree on how a dentry is pinned.
+ */
+static void lwnfs_kill_pinned(struct super_block *sb)
+{
+	kill_anon_super(sb);
+}
+
 /**
  * lwnfs_add() - add a counter file or a directory to the instance
  * @parent: the directory to add it to
  * @name: its name
  * @mode: its type and permissions
- * @ino: its inode number, which for a counter says where its value lives
  *
  * Return: the new dentry, which stays pinned until the instance goes away
  * (the caller gets no reference of its own), or ERR_PTR(-ENOMEM).
  */
 static struct dentry *lwnfs_add(struct dentry *parent, const char *name,
-				umode_t mode, unsigned long ino)
+				umode_t mode)
 {
 	struct dentry *dentry;
 	struct inode *inode;
@@ -77,47 +91,22 @@ static struct dentry *lwnfs_add(struct dentry *parent, const char *name,
 	dentry = d_alloc_name(parent, name);
 	if (!dentry)
 		return ERR_PTR(-ENOMEM);
-	inode = lwnfs_new_inode(parent->d_sb, mode, ino);
-	if (!inode) {
-		dput(dentry);
-		return ERR_PTR(-ENOMEM);
-	}
+	inode = lwnfs_new_inode(parent->d_sb, mode, get_next_ino());
+	if (!inode)
+		goto fail;
 	if (S_ISDIR(mode)) {
 		lwnfs_init_dir(inode);
 		inc_nlink(d_inode(parent));
-	} else {
-		inode->i_fop = &lwnfs_counter_fops;
+	} else if (lwnfs_counter_init(inode)) {
+		iput(inode);
+		goto fail;
 	}
 	lwnfs_pin(dentry, inode);
 	return dentry;
-}
 
-/* counter, subdir/ and subdir/subcounter: the article's main example */
-static int lwnfs_fill_default(struct super_block *sb)
-{
-	struct dentry *dentry;
-	struct inode *root;
-
-	/* lwnfs_apply_opts() sets the mode mount options ask for */
-	root = lwnfs_new_inode(sb, S_IFDIR | LWNFS_DEFAULT_MODE, LWNFS_ROOT_INO);
-	if (!root)
-		return -ENOMEM;
-	lwnfs_init_dir(root);
-	sb->s_root = d_make_root(root);
-	if (!sb->s_root)
-		return -ENOMEM;
-
-	dentry = lwnfs_add(sb->s_root, "counter", S_IFREG | 0644,
-			   LWNFS_COUNTER_INO);
-	if (IS_ERR(dentry))
-		return PTR_ERR(dentry);
-	dentry = lwnfs_add(sb->s_root, "subdir", S_IFDIR | 0755,
-			   LWNFS_SUBDIR_INO);
-	if (IS_ERR(dentry))
-		return PTR_ERR(dentry);
-	dentry = lwnfs_add(dentry, "subcounter", S_IFREG | 0644,
-			   LWNFS_SUBCOUNTER_INO);
-	return PTR_ERR_OR_ZERO(dentry);
+fail:
+	dput(dentry);
+	return ERR_PTR(-ENOMEM);
 }
 
 /*
@@ -133,51 +122,124 @@ static const struct tree_descr lwnfs_simple_files[] = {
 	{ "" }
 };
 
-/* Every file's inode number must index lwnfs_fs_info.counters. */
-static_assert(ARRAY_SIZE(lwnfs_simple_files) == LWNFS_MAX_INO + 2);
-
+/*
+ * simple_fill_super() makes the files but knows nothing of counters: give
+ * each of them its value, found by name as a lookup would find it.
+ */
 static int lwnfs_fill_simple(struct super_block *sb)
 {
+	const struct tree_descr *file;
+	struct dentry *dentry;
 	int ret;
 
 	ret = simple_fill_super(sb, LWNFS_MAGIC, lwnfs_simple_files);
-	/* simple_fill_super() installed the libfs operations; use ours. */
+	/*
+	 * simple_fill_super() installs libfs's super_operations. Ours go back
+	 * even if it failed, since the inodes it made are freed through them.
+	 */
 	sb->s_op = &lwnfs_super_ops;
-	return ret;
+	if (ret)
+		return ret;
+
+	for (file = &lwnfs_simple_files[LWNFS_FIRST_INO]; file->name[0]; file++) {
+		dentry = lookup_noperm_unlocked(&QSTR(file->name), sb->s_root);
+		if (IS_ERR(dentry))
+			return PTR_ERR(dentry);
+		ret = d_really_is_positive(dentry) ?
+		      lwnfs_counter_init(d_inode(dentry)) : -ENOENT;
+		dput(dentry);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /*
- * Give every inode of the instance the owner named by the options, and the
- * root directory its mode. It runs when an instance is filled and again on
- * remount, so both layouts, and files that exist already, are treated alike.
+ * Set the owner the options name on @inode, under the inode lock that
+ * chown(2) also takes, so that the two cannot interleave.
  */
-static void lwnfs_apply_opts(struct super_block *sb)
+static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts,
+			unsigned int seen)
 {
-	const struct lwnfs_mount_opts *opts = &lwnfs_sb(sb)->opts;
-	struct inode *inode;
+	inode_lock(inode);
+	if (seen & BIT(LWNFS_OPT_UID))
+		inode->i_uid = opts->uid;
+	if (seen & BIT(LWNFS_OPT_GID))
+		inode->i_gid = opts->gid;
+	inode_unlock(inode);
+}
+
+/*
+ * Give every inode of the instance the owner named in @seen. The inode list
+ * lock only finds the inodes: it is dropped while each is changed, and the
+ * reference held on the current one keeps it on the list for the walk to
+ * go on from (as drop_pagecache_sb() does).
+ */
+static void lwnfs_chown_all(struct super_block *sb,
+			    const struct lwnfs_mount_opts *opts, unsigned int seen)
+{
+	struct inode *inode, *prev = NULL;
 
 	spin_lock(&sb->s_inode_list_lock);
 	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		inode->i_uid = opts->uid;
-		inode->i_gid = opts->gid;
+		if (!igrab(inode))
+			continue;
+		spin_unlock(&sb->s_inode_list_lock);
+		iput(prev);
+		prev = inode;
+		lwnfs_chown(inode, opts, seen);
+		cond_resched();
+		spin_lock(&sb->s_inode_list_lock);
 	}
 	spin_unlock(&sb->s_inode_list_lock);
+	iput(prev);
+}
 
-	inode = d_inode(sb->s_root);
-	inode->i_mode = S_IFDIR | opts->mode;
+static void lwnfs_set_root_mode(struct super_block *sb, umode_t mode)
+{
+	struct inode *root = d_inode(sb->s_root);
+
+	inode_lock(root);
+	root->i_mode = S_IFDIR | mode;
+	inode_unlock(root);
+}
+
+/* counter, subdir/ and subdir/subcounter: the article's main example */
+static int lwnfs_fill_default(struct super_block *sb)
+{
+	struct dentry *dentry;
+	struct inode *root;
+
+	root = lwnfs_new_inode(sb, S_IFDIR | 0755, LWNFS_ROOT_INO);
+	if (!root)
+		return -ENOMEM;
+	lwnfs_init_dir(root);
+	sb->s_root = d_make_root(root);
+	if (!sb->s_root)
+		return -ENOMEM;
+
+	dentry = lwnfs_add(sb->s_root, "counter", S_IFREG | 0644);
+	if (IS_ERR(dentry))
+		return PTR_ERR(dentry);
+	dentry = lwnfs_add(sb->s_root, "subdir", S_IFDIR | 0755);
+	if (IS_ERR(dentry))
+		return PTR_ERR(dentry);
+	dentry = lwnfs_add(dentry, "subcounter", S_IFREG | 0644);
+	return PTR_ERR_OR_ZERO(dentry);
 }
 
 static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 {
-	struct lwnfs_mount_opts *opts = fc->fs_private;
+	struct lwnfs_fs_context *ctx = fc->fs_private;
 	struct lwnfs_fs_info *fsi;
 	int ret;
 
 	/* Freed by lwnfs_kill_sb(), which also runs if this fails. */
-	fsi = kzalloc_obj(*fsi);
+	fsi = kzalloc_obj(*fsi, GFP_KERNEL_ACCOUNT);
 	if (!fsi)
 		return -ENOMEM;
-	fsi->opts = *opts;
+	spin_lock_init(&fsi->opts_lock);
+	fsi->opts = ctx->opts;
 	sb->s_fs_info = fsi;
 
 	sb->s_magic = LWNFS_MAGIC;
@@ -186,54 +248,59 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_blocksize_bits = PAGE_SHIFT;
 	sb->s_time_gran = 1;
 
-	if (opts->layout == LWNFS_LAYOUT_SIMPLE)
+	if (ctx->opts.layout == LWNFS_LAYOUT_SIMPLE)
 		ret = lwnfs_fill_simple(sb);
 	else
 		ret = lwnfs_fill_default(sb);
 	if (ret)
 		return ret;
 
-	lwnfs_apply_opts(sb);
+	/* Done for both layouts at once; simple_fill_super() knows no owner. */
+	lwnfs_chown_all(sb, &fsi->opts, BIT(LWNFS_OPT_UID) | BIT(LWNFS_OPT_GID));
+	lwnfs_set_root_mode(sb, fsi->opts.mode);
 	return 0;
 }
 
-/*
- * The dentries were pinned when they were made; killing the superblock
- * drops them along with the instance's counters.
- */
 static void lwnfs_kill_sb(struct super_block *sb)
 {
 	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
 
-	kill_anon_super(sb);
+	lwnfs_kill_pinned(sb);
 	kfree(fsi);
+}
+
+/* A counter's value goes with its inode; a directory has none. */
+static void lwnfs_free_inode(struct inode *inode)
+{
+	kfree(inode->i_private);
+	free_inode_nonrcu(inode);
 }
 
 static int lwnfs_show_options(struct seq_file *m, struct dentry *root)
 {
-	const struct lwnfs_mount_opts *opts = &lwnfs_sb(root->d_sb)->opts;
+	struct lwnfs_fs_info *fsi = lwnfs_sb(root->d_sb);
+	struct lwnfs_mount_opts opts;
 
-	if (opts->layout == LWNFS_LAYOUT_SIMPLE)
+	/* one consistent set, even while a remount changes it */
+	spin_lock(&fsi->opts_lock);
+	opts = fsi->opts;
+	spin_unlock(&fsi->opts_lock);
+
+	if (opts.layout == LWNFS_LAYOUT_SIMPLE)
 		seq_puts(m, ",layout=simple");
-	if (!uid_eq(opts->uid, GLOBAL_ROOT_UID))
-		seq_printf(m, ",uid=%u", from_kuid_munged(seq_user_ns(m), opts->uid));
-	if (!gid_eq(opts->gid, GLOBAL_ROOT_GID))
-		seq_printf(m, ",gid=%u", from_kgid_munged(seq_user_ns(m), opts->gid));
-	if (opts->mode != LWNFS_DEFAULT_MODE)
-		seq_printf(m, ",mode=%o", opts->mode);
+	if (!uid_eq(opts.uid, GLOBAL_ROOT_UID))
+		seq_printf(m, ",uid=%u", from_kuid_munged(seq_user_ns(m), opts.uid));
+	if (!gid_eq(opts.gid, GLOBAL_ROOT_GID))
+		seq_printf(m, ",gid=%u", from_kgid_munged(seq_user_ns(m), opts.gid));
+	if (opts.mode != LWNFS_DEFAULT_MODE)
+		seq_printf(m, ",mode=%o", opts.mode);
 	return 0;
 }
 
 static const struct super_operations lwnfs_super_ops = {
 	.statfs		= simple_statfs,
+	.free_inode	= lwnfs_free_inode,
 	.show_options	= lwnfs_show_options,
-};
-
-enum {
-	LWNFS_OPT_LAYOUT,
-	LWNFS_OPT_UID,
-	LWNFS_OPT_GID,
-	LWNFS_OPT_MODE,
 };
 
 static const struct constant_table lwnfs_layouts[] = {
@@ -258,7 +325,7 @@ static const struct fs_parameter_spec lwnfs_fs_parameters[] = {
  */
 static int lwnfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 {
-	struct lwnfs_mount_opts *opts = fc->fs_private;
+	struct lwnfs_fs_context *ctx = fc->fs_private;
 	struct fs_parse_result result;
 	int opt;
 
@@ -268,21 +335,22 @@ static int lwnfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 
 	switch (opt) {
 	case LWNFS_OPT_LAYOUT:
-		opts->layout = result.uint_32;
+		ctx->opts.layout = result.uint_32;
 		break;
 	case LWNFS_OPT_UID:
-		opts->uid = result.uid;
+		ctx->opts.uid = result.uid;
 		break;
 	case LWNFS_OPT_GID:
-		opts->gid = result.gid;
+		ctx->opts.gid = result.gid;
 		break;
 	case LWNFS_OPT_MODE:
 		if (result.uint_32 & ~S_IALLUGO)
 			return invalfc(fc, "mode %o has bits beyond 07777",
 				       result.uint_32);
-		opts->mode = result.uint_32;
+		ctx->opts.mode = result.uint_32;
 		break;
 	}
+	ctx->seen |= BIT(opt);
 	return 0;
 }
 
@@ -292,21 +360,48 @@ static int lwnfs_get_tree(struct fs_context *fc)
 }
 
 /*
- * A remount applies the new owner and mode to the live instance. The layout
- * is fixed when the instance is made, since its files exist; the counters
- * keep their values.
+ * A remount changes only the options it names, and of those only the ones
+ * whose value differs from the instance's, so that repeating an option does
+ * not undo a chown(2) or chmod(2) made since. A new uid= or gid= goes to
+ * every inode, a new mode= to the root directory. The layout is fixed when
+ * the instance is made, since its files exist; the counters keep their
+ * values.
+ *
+ * The VFS holds s_umount for writing here, so remounts of one instance run
+ * one at a time and fsi->opts can be read without opts_lock, which only
+ * keeps show_options from seeing half a change.
  */
 static int lwnfs_reconfigure(struct fs_context *fc)
 {
+	struct lwnfs_fs_context *ctx = fc->fs_private;
 	struct super_block *sb = fc->root->d_sb;
 	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
-	struct lwnfs_mount_opts *opts = fc->fs_private;
+	const struct lwnfs_mount_opts *new = &ctx->opts, *cur = &fsi->opts;
+	unsigned int change = 0;
 
-	if (opts->layout != fsi->opts.layout)
+	if ((ctx->seen & BIT(LWNFS_OPT_LAYOUT)) && new->layout != cur->layout)
 		return invalfc(fc, "layout cannot be changed on remount");
 
-	fsi->opts = *opts;
-	lwnfs_apply_opts(sb);
+	if ((ctx->seen & BIT(LWNFS_OPT_UID)) && !uid_eq(new->uid, cur->uid))
+		change |= BIT(LWNFS_OPT_UID);
+	if ((ctx->seen & BIT(LWNFS_OPT_GID)) && !gid_eq(new->gid, cur->gid))
+		change |= BIT(LWNFS_OPT_GID);
+	if ((ctx->seen & BIT(LWNFS_OPT_MODE)) && new->mode != cur->mode)
+		change |= BIT(LWNFS_OPT_MODE);
+
+	spin_lock(&fsi->opts_lock);
+	if (change & BIT(LWNFS_OPT_UID))
+		fsi->opts.uid = new->uid;
+	if (change & BIT(LWNFS_OPT_GID))
+		fsi->opts.gid = new->gid;
+	if (change & BIT(LWNFS_OPT_MODE))
+		fsi->opts.mode = new->mode;
+	spin_unlock(&fsi->opts_lock);
+
+	if (change & (BIT(LWNFS_OPT_UID) | BIT(LWNFS_OPT_GID)))
+		lwnfs_chown_all(sb, new, change);
+	if (change & BIT(LWNFS_OPT_MODE))
+		lwnfs_set_root_mode(sb, new->mode);
 	return 0;
 }
 
@@ -322,39 +417,36 @@ static const struct fs_context_operations lwnfs_context_ops = {
 	.free		= lwnfs_free_fc,
 };
 
+/*
+ * A mount and a remount start alike, from the defaults with no option seen:
+ * a remount reads nothing of the instance here, where it holds no lock, and
+ * .reconfigure applies only what it names.
+ */
 static int lwnfs_init_fs_context(struct fs_context *fc)
 {
-	struct lwnfs_mount_opts *opts;
+	struct lwnfs_fs_context *ctx;
 
-	opts = kzalloc_obj(*opts);
-	if (!opts)
+	ctx = kzalloc_obj(*ctx);
+	if (!ctx)
 		return -ENOMEM;
+	ctx->opts.layout = LWNFS_LAYOUT_DEFAULT;
+	ctx->opts.uid = GLOBAL_ROOT_UID;
+	ctx->opts.gid = GLOBAL_ROOT_GID;
+	ctx->opts.mode = LWNFS_DEFAULT_MODE;
 
-	/*
-	 * A remount starts from the instance's current options, so that it
-	 * changes only the options it names.
-	 */
-	if (fc->purpose == FS_CONTEXT_FOR_RECONFIGURE) {
-		*opts = lwnfs_sb(fc->root->d_sb)->opts;
-	} else {
-		opts->layout = LWNFS_LAYOUT_DEFAULT;
-		opts->uid = GLOBAL_ROOT_UID;
-		opts->gid = GLOBAL_ROOT_GID;
-		opts->mode = LWNFS_DEFAULT_MODE;
-	}
-
-	fc->fs_private = opts;
+	fc->fs_private = ctx;
 	fc->ops = &lwnfs_context_ops;
 	return 0;
 }
 
-static struct file_system_type lwnfs_fs_type = {
+VISIBLE_IF_KUNIT struct file_system_type lwnfs_fs_type = {
 	.owner			= THIS_MODULE,
 	.name			= "lwnfs",
 	.init_fs_context	= lwnfs_init_fs_context,
 	.parameters		= lwnfs_fs_parameters,
 	.kill_sb		= lwnfs_kill_sb,
 };
+EXPORT_SYMBOL_IF_KUNIT(lwnfs_fs_type);
 MODULE_ALIAS_FS("lwnfs");
 
 static int __init lwnfs_init(void)
@@ -365,6 +457,11 @@ static int __init lwnfs_init(void)
 static void __exit lwnfs_exit(void)
 {
 	unregister_filesystem(&lwnfs_fs_type);
+	/*
+	 * Inodes are freed by lwnfs_free_inode() from an RCU callback; let
+	 * the last ones run before the module's code goes away.
+	 */
+	rcu_barrier();
 }
 
 module_init(lwnfs_init);
@@ -372,7 +469,3 @@ module_exit(lwnfs_exit);
 
 MODULE_DESCRIPTION("Counter filesystem from LWN's libfs example");
 MODULE_LICENSE("GPL");
-
-#if IS_ENABLED(CONFIG_LWNFS_KUNIT_TEST)
-#include "lwnfs_kunit.c"
-#endif

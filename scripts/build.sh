@@ -4,6 +4,8 @@
 #
 # usage: scripts/build.sh BASE VARIANT [MAKE TARGETS...]
 #   y, m, n   tinyconfig + configs/guest-ARCH.config + configs/lwnfs-VARIANT.config
+#   kunitm    the same with configs/lwnfs-kunitm.config: lwnfs built in,
+#             KUnit and its lwnfs tests as modules
 #   bisect    the same for any patch of the series: configs/lwnfs-bisect.config,
 #             or configs/lwnfs-y.config once the patch has the KUnit option
 #   allmod    allmodconfig
@@ -37,7 +39,7 @@ guest_frag=$CONFIGS/guest-$arch.config
 cc=(ARCH="$karch" CROSS_COMPILE="$cross" CC="ccache ${cross}gcc")
 defconfig=tinyconfig
 case "$variant" in
-y | m | n) frags=("$guest_frag" "$CONFIGS/lwnfs-$variant.config") ;;
+y | m | n | kunitm) frags=("$guest_frag" "$CONFIGS/lwnfs-$variant.config") ;;
 bisect)
 	frags=("$guest_frag" "$CONFIGS/lwnfs-bisect.config")
 	# once the patch has the KUnit option, build the tests too
@@ -57,7 +59,7 @@ clang)
 	cc=(ARCH="$karch" LLVM=1 CC="ccache clang")
 	frags=("$guest_frag" "$CONFIGS/lwnfs-y.config")
 	;;
-*) die "unknown variant '$variant' (y, m, n, bisect, allmod, clang)" ;;
+*) die "unknown variant '$variant' (y, m, n, kunitm, bisect, allmod, clang)" ;;
 esac
 [ $# -gt 0 ] || set -- all
 bd=$(build_dir "$base" "$arch-$variant")
@@ -91,18 +93,27 @@ if [ "$*" = all ] || [ "$(stamp_get "$stamp" head)" != "$head" ] ||
 	[ "$(stamp_get "$stamp" config)" != "$config_key" ]; then
 	rm -f "$stamp"
 fi
+# Every fragment line must be in .config as written; where fragments name
+# the same symbol, the later one wins, as in merge_config.sh.
+declare -A want=() from=()
+order=()
 for f in "${frags[@]}"; do
 	while IFS= read -r line; do
 		case "$line" in
-		CONFIG_*) grep -qx -- "$line" "$bd/.config" ||
-			die "$base/$arch-$variant: '$line' from ${f#"$LWNFS_TOP"/} did not stick in $bd/.config" ;;
-		"# CONFIG_"*)
-			sym=${line#\# }
-			sym=${sym%% *}
-			! grep -q "^$sym=" "$bd/.config" ||
-				die "$base/$arch-$variant: '$line' did not stick" ;;
+		CONFIG_*) sym=${line%%=*} ;;
+		"# CONFIG_"*" is not set") sym=${line#\# } sym=${sym%% *} ;;
+		*) continue ;;
 		esac
+		[ -n "${want[$sym]+set}" ] || order+=("$sym")
+		want[$sym]=$line from[$sym]=${f#"$LWNFS_TOP"/}
 	done <"$f"
+done
+for sym in "${order[@]}"; do
+	line=${want[$sym]}
+	case "$line" in
+	CONFIG_*) grep -qx -- "$line" "$bd/.config" ;;
+	*) ! grep -q "^$sym=" "$bd/.config" ;;
+	esac || die "$base/$arch-$variant: '$line' from ${from[$sym]} did not stick in $bd/.config"
 done
 kmake "$@"
 if [ "$*" = all ]; then

@@ -94,6 +94,7 @@ for b in "${bases[@]}"; do
 		stage "$b: guest =m: kselftest, module cycles" "$S/guest.sh" "$b" m test
 	fi
 	stage "$b: build CONFIG_LWNFS=n" "$S/build.sh" "$b" n
+	stage "$b: build LWNFS=y, KUNIT=m, tests =m (links)" "$S/build.sh" "$b" kunitm
 	stage "$b: htmldocs filesystems" "$S/check-docs.sh" "$b"
 	# bases.conf says which bases Debian 12's newest clang can build
 	if [ "$(base_field "$b" clang)" != no ]; then

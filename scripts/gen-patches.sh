@@ -7,6 +7,7 @@
 # user's git settings (scripts/lib.sh). File modes come from the sources.
 #
 # usage: scripts/gen-patches.sh [-o OUTDIR] [BASE...]
+#        scripts/gen-patches.sh --post -o OUTDIR BASE
 #        scripts/gen-patches.sh --states DIR
 #        scripts/gen-patches.sh --finals DIR
 #   --states writes the newest base's sources after each patch to DIR/1..N
@@ -16,6 +17,13 @@
 #   take them back with scripts/delta-import.sh DIR.
 #   Both record what they were made from in DIR/.lwnfs-export, and the
 #   imports refuse an export made from other sources than the current ones.
+#   --post writes the series for posting under LWNFS_IDENT_NAME and
+#   LWNFS_IDENT_EMAIL (scripts/post.sh sets them): that identity is the
+#   author, the Signed-off-by and the MAINTAINERS entry's M: line, whose T:
+#   line is LWNFS_POST_TREE or is left out, and the cover letter is
+#   0000-cover-letter.patch. Without it, each patches/<base>/ gets its
+#   cover letter as cover-letter.txt, outside series and *.patch, so that
+#   git am, quilt and Buildroot do not take it for a patch.
 #
 # How a base's series is built:
 #  1. the final sources are staged with kernel-relative paths;
@@ -37,7 +45,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$LWNFS_TOP/patches
-states_only='' finals_only=''
+states_only='' finals_only='' post=''
+if [ "${1:-}" = "--post" ]; then
+	post=1
+	shift
+	if [ "${1:-}" != -o ] || [ -z "${2:-}" ] || [ $# -ne 3 ]; then
+		die "usage: $0 --post -o OUTDIR BASE"
+	fi
+fi
 if [ "${1:-}" = "--states" ]; then
 	states_only=${2:?usage: $0 --states DIR}
 	shift 2
@@ -149,6 +164,11 @@ maintainers_entry() {
 	while IFS= read -r line; do
 		case "$line" in
 		F:*) [ -e "$1/$(echo "${line#F:}" | tr -d '[:space:]')" ] || continue ;;
+		M:*) [ -z "$post" ] || line="M:	$LWNFS_IDENT_NAME <$LWNFS_IDENT_EMAIL>" ;;
+		T:*) if [ -n "$post" ]; then
+			[ -n "${LWNFS_POST_TREE:-}" ] || continue
+			line="T:	git $LWNFS_POST_TREE"
+		fi ;;
 		esac
 		printf '%s\n' "$line"
 	done <"$SPLIT/MAINTAINERS.entry"
@@ -249,6 +269,30 @@ merge_states() {
 	cp -a "$final" "$dir/$n"
 }
 
+# cover_letter BASE TREE TIP: write the series' cover letter to $work/cover:
+# split/cover-letter.msg with the base's facts filled in, after git's own
+# cover letter headers, and followed by its shortlog and diffstat.
+cover_letter() {
+	local base=$1 tree=$2 tip=$3 kselftests tmpl
+	kselftests=$(grep -c '^TEST\(_F\)\?(' "$work/state/${#PATCHES[@]}/$SELFTESTS/lwnfs_test.c")
+	tmpl=$work/cover.msg
+	sed -e "s|@BASE@|$base|g" -e "s|@PACKAGE@|$(base_field "$base" package)|g" \
+		-e "s|@VERSION@|$(base_field "$base" version)|g" \
+		-e "s|@KUNIT@|$(base_field "$base" kunit)|g" -e "s|@KSELFTEST@|$kselftests|g" \
+		"$SPLIT/cover-letter.msg" >"$tmpl"
+	! grep -n '@[A-Z]*@' "$tmpl" || die "split/cover-letter.msg: a placeholder above has no value"
+	rm -rf "$work/cl"
+	git_fixed -C "$tree" -c core.abbrev=12 -c diff.noprefix=false \
+		format-patch -q --cover-letter --zero-commit --no-signature --no-base --no-thread \
+		-o "$work/cl" "$BASE_TAG..$tip"
+	SUBJECT=$(head -n 1 "$tmpl") BLURB=$(tail -n +3 "$tmpl") awk '
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, ENVIRON["SUBJECT"]); s++ }
+		/^\*\*\* BLURB HERE \*\*\*$/ { print ENVIRON["BLURB"]; b++; next }
+		{ print }
+		END { if (s != 1 || b != 1) exit 1 }' "$work/cl/0000-cover-letter.patch" >"$work/cover" ||
+		die "git's cover letter has no SUBJECT or BLURB placeholder to fill"
+}
+
 gen_base() {
 	local base=$1 tree n k p f blob parent state hooks=() msg
 	need_tree "$base"
@@ -295,6 +339,12 @@ gen_base() {
 		format-patch -q --zero-commit --no-signature --no-base --no-thread \
 		-o "$out/$base" "$BASE_TAG..$parent"
 	(cd "$out/$base" && ls -- *.patch) >"$out/$base/series"
+	cover_letter "$base" "$tree" "$parent"
+	if [ -n "$post" ]; then
+		cp "$work/cover" "$out/$base/0000-cover-letter.patch"
+	else
+		cp "$work/cover" "$out/$base/cover-letter.txt"
+	fi
 	info "$base: $(wc -l <"$out/$base/series") patches in ${out#"$LWNFS_TOP"/}/$base"
 }
 

@@ -130,7 +130,9 @@ fail=0
 [ -z "$skips" ] || { echo "skipped tests (the guest is root with lwnfs, nothing may skip):"; echo "$skips"; fail=1; }
 grep -q '^LWNFS-GUEST-END rc=0' "$log" || { echo "the guest did not finish cleanly"; fail=1; }
 [ -n "$totals" ] || { echo "the kselftest printed no totals"; fail=1; }
-grep -qE 'pass:[1-9]' <<<"$totals" || { echo "the kselftest passed no test: $totals"; fail=1; }
+# every TEST() and TEST_F() of the tree's kselftest must have passed
+want=$(grep -c '^TEST\(_F\)\?(' "$(tree_dir "$base")/tools/testing/selftests/filesystems/lwnfs/lwnfs_test.c")
+grep -qE "pass:$want " <<<"$totals" || { echo "the kselftest has $want tests, but: $totals"; fail=1; }
 [ $kunit_fail -eq 0 ] || { echo "KUnit failed: $kunit_summary"; echo "$parsed" | tail -n 30; fail=1; }
 if [ $fail -ne 0 ]; then
 	echo "--- end of the guest log ($log):"

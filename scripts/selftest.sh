@@ -24,9 +24,19 @@ cross=$(arch_field "$arch" cross)
 
 out=$bd/kselftest/filesystems/lwnfs
 rm -f "$out/lwnfs_test" "$out/.lwnfs-selftest"
+# The test checks statfs's f_type against the series' own <linux/magic.h>,
+# so the base's uapi headers are installed first, in the build directory
+# (KHDR_INCLUDES points there), not taken from the host.
+make -s -C "$tree" O="$bd" ARCH="$(arch_field "$arch" karch)" CROSS_COMPILE="$cross" \
+	headers >"$bd/kselftest.log" 2>&1 || {
+	cat "$bd/kselftest.log"
+	die "$base: make headers failed"
+}
+grep -qs LWNFS_MAGIC "$bd/usr/include/linux/magic.h" ||
+	die "$base: $bd/usr/include/linux/magic.h has no LWNFS_MAGIC"
 make -s -C "$tree/tools/testing/selftests" O="$bd" TARGETS=filesystems/lwnfs \
 	ARCH="$(arch_field "$arch" karch)" CROSS_COMPILE="$cross" CC="${cross}gcc" \
-	LDFLAGS=-static >"$bd/kselftest.log" 2>&1 || {
+	LDFLAGS=-static >>"$bd/kselftest.log" 2>&1 || {
 	cat "$bd/kselftest.log"
 	die "$base: make -C tools/testing/selftests TARGETS=filesystems/lwnfs failed"
 }

@@ -17,17 +17,25 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <grp.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <linux/magic.h>
 
 #include "../../kselftest_harness.h"
 
-#ifndef LWNFS_MAGIC
-#define LWNFS_MAGIC 0x19980122
+/* for glibc without the mount API's constants */
+#ifndef FSCONFIG_SET_STRING
+#define FSCONFIG_SET_STRING 1
+#endif
+#ifndef FSCONFIG_CMD_RECONFIGURE
+#define FSCONFIG_CMD_RECONFIGURE 7
 #endif
 
 #define NOBODY 65534
@@ -46,6 +54,18 @@ static bool lwnfs_available(void)
 			found = true;
 	fclose(f);
 	return found;
+}
+
+/*
+ * Every test needs root and lwnfs: without them the whole run is skipped
+ * here, before the harness starts, so that no test body runs without them.
+ */
+static void __attribute__((constructor)) lwnfs_requirements(void)
+{
+	if (geteuid() != 0)
+		ksft_exit_skip("lwnfs tests need root\n");
+	if (!lwnfs_available())
+		ksft_exit_skip("lwnfs is not available (CONFIG_LWNFS, or load the module)\n");
 }
 
 /* Mount a new instance on a new directory; returns the directory. */
@@ -136,10 +156,6 @@ FIXTURE(lwnfs) {
 
 FIXTURE_SETUP(lwnfs)
 {
-	if (geteuid() != 0)
-		SKIP(return, "lwnfs tests need root");
-	if (!lwnfs_available())
-		SKIP(return, "lwnfs is not available (CONFIG_LWNFS, or load the module)");
 	self->dir = lwnfs_mount(NULL);
 	ASSERT_NE(NULL, self->dir);
 	self->counter = strdup(path(self->dir, "counter"));
@@ -360,8 +376,6 @@ TEST(bad_mount_options)
 	char *dir;
 	unsigned int i;
 
-	if (geteuid() != 0 || !lwnfs_available())
-		SKIP(return, "needs root and lwnfs");
 	dir = mkdtemp(tmpl);
 	ASSERT_NE(NULL, dir);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -542,10 +556,25 @@ TEST_F(lwnfs, remount_rejects)
 	lwnfs_umount(dir);
 }
 
+/* Write a one-line id map for the calling process; 0 on success. */
+static int write_map(const char *file, const char *map)
+{
+	int fd = open(file, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, map, strlen(map));
+	close(fd);
+	return n == (ssize_t)strlen(map) ? 0 : -1;
+}
+
 /*
- * In a new user namespace nothing is mapped: uid=0 names no one there and
- * fails with EINVAL, and lwnfs, having no FS_USERNS_MOUNT, refuses the
- * mount itself with EPERM.
+ * Root in a new user namespace with a mount namespace of its own passes
+ * the VFS's may_mount(), as a tmpfs mount there shows, so what refuses
+ * lwnfs is lwnfs's own setup: uid= and gid= are read in that namespace, so
+ * an id it does not map fails with EINVAL, and with mapped ones the mount
+ * fails with EPERM because lwnfs does not set FS_USERNS_MOUNT.
  */
 TEST(userns)
 {
@@ -554,8 +583,6 @@ TEST(userns)
 	int status;
 	pid_t pid;
 
-	if (geteuid() != 0 || !lwnfs_available())
-		SKIP(return, "needs root and lwnfs");
 	dir = mkdtemp(tmpl);
 	ASSERT_NE(NULL, dir);
 	pid = fork();
@@ -565,16 +592,29 @@ TEST(userns)
 			_exit(10);
 		if (mount("none", dir, "lwnfs", 0, "uid=0") != -1 || errno != EINVAL)
 			_exit(11);
-		if (mount("none", dir, "lwnfs", 0, "gid=0") != -1 || errno != EINVAL)
+		if (write_map("/proc/self/setgroups", "deny") ||
+		    write_map("/proc/self/uid_map", "0 0 1") ||
+		    write_map("/proc/self/gid_map", "0 0 1"))
 			_exit(12);
-		if (mount("none", dir, "lwnfs", 0, NULL) != -1 || errno != EPERM)
+		if (mount("none", dir, "tmpfs", 0, NULL))
 			_exit(13);
+		umount2(dir, MNT_DETACH);
+		if (mount("none", dir, "lwnfs", 0, "uid=1") != -1 || errno != EINVAL)
+			_exit(14);
+		if (mount("none", dir, "lwnfs", 0, "gid=1") != -1 || errno != EINVAL)
+			_exit(15);
+		if (mount("none", dir, "lwnfs", 0, "uid=0,gid=0") != -1 || errno != EPERM)
+			_exit(16);
+		if (mount("none", dir, "lwnfs", 0, NULL) != -1 || errno != EPERM)
+			_exit(17);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("step %d failed", WEXITSTATUS(status));
 	rmdir(dir);
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 10)
+		SKIP(return, "no user namespaces here (CONFIG_USER_NS)");
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("step %d failed", WEXITSTATUS(status));
 }
 
 /* A file kept open across a lazy unmount goes on working. */
@@ -771,51 +811,86 @@ TEST_F(lwnfs, concurrent_readers)
 	munmap(vals, total * sizeof(*vals));
 }
 
-#define SETS 2000
-
 /*
- * Readers race a writer that sets the counter to j << 32 for j = 1..SETS.
- * Every value read must be some j << 32 plus fewer increments than there
- * were reads: a torn or stale-mixed value would not be.
+ * Readers race a writer that sets the counter to j << 32 for j = 1, 2, ...
+ * from the moment they start until they are done. Every increment is a
+ * read, so the values read after each set must be exactly j << 32,
+ * j << 32 + 1, ... with no gap and no repeat, and each reader's own values
+ * must rise. A torn value, half of one set and half of another, or one
+ * value handed out twice, breaks one of these.
  */
 TEST_F(lwnfs, readers_race_writer)
 {
-	uint64_t *vals, hi, lo;
-	int i, status, bad = 0;
+	const int total = READERS * READS;
+	int i, r, status, done = 0, failed = 0, bad = 0, dups = 0, gaps = 0, falls = 0;
+	uint64_t *vals, *sorted, j;
+	int start[2];
 	pid_t pid[READERS];
-	char text[32];
+	char text[32], go;
 
-	vals = mmap(NULL, READERS * READS * sizeof(*vals), PROT_READ | PROT_WRITE,
+	vals = mmap(NULL, total * sizeof(*vals), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, vals);
 	snprintf(text, sizeof(text), "%llu\n", 1ULL << 32);
 	ASSERT_EQ(strlen(text), put(self->counter, text, strlen(text)));
 
+	ASSERT_EQ(0, pipe(start));
 	for (i = 0; i < READERS; i++) {
 		pid[i] = fork();
 		ASSERT_GE(pid[i], 0);
-		if (pid[i] == 0)
+		if (pid[i] == 0) {
+			close(start[1]);
+			if (read(start[0], &go, 1) != 0)
+				_exit(9);
 			_exit(read_values(self->counter, vals + i * READS, READS));
+		}
 	}
-	for (i = 2; i <= SETS; i++) {
-		snprintf(text, sizeof(text), "%llu\n", (unsigned long long)i << 32);
+	close(start[0]);
+	close(start[1]);
+	for (j = 2; done < READERS; j++) {
+		snprintf(text, sizeof(text), "%llu\n", (unsigned long long)j << 32);
 		ASSERT_EQ(strlen(text), put(self->counter, text, strlen(text)));
+		while (done < READERS && waitpid(-1, &status, WNOHANG) > 0) {
+			done++;
+			if (!WIFEXITED(status) || WEXITSTATUS(status))
+				failed++;
+		}
 	}
-	for (i = 0; i < READERS; i++) {
-		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
-		ASSERT_EQ(0, WEXITSTATUS(status));
-	}
-	for (i = 0; i < READERS * READS; i++) {
-		hi = vals[i] >> 32;
-		lo = vals[i] & 0xffffffffULL;
-		if (hi < 1 || hi > SETS || lo >= READERS * READS)
+	ASSERT_EQ(0, failed);
+	TH_LOG("%llu sets while the readers ran", (unsigned long long)j - 2);
+
+	for (r = 0; r < READERS; r++)
+		for (i = 1; i < READS; i++)
+			if (vals[r * READS + i] <= vals[r * READS + i - 1])
+				falls++;
+	sorted = malloc(total * sizeof(*sorted));
+	ASSERT_NE(NULL, sorted);
+	memcpy(sorted, vals, total * sizeof(*sorted));
+	qsort(sorted, total, sizeof(*sorted), cmp_u64);
+	for (i = 0; i < total; i++) {
+		uint64_t hi = sorted[i] >> 32, lo = sorted[i] & 0xffffffffULL;
+
+		if (hi < 1 || hi >= j)
 			bad++;
+		else if (i > 0 && sorted[i] == sorted[i - 1])
+			dups++;
+		/* each set's run starts at its j << 32 and has no hole */
+		else if (lo != 0 && (i == 0 || sorted[i] != sorted[i - 1] + 1))
+			gaps++;
 	}
 	EXPECT_EQ(0, bad);
-	munmap(vals, READERS * READS * sizeof(*vals));
+	EXPECT_EQ(0, dups);
+	EXPECT_EQ(0, gaps);
+	EXPECT_EQ(0, falls);
+	free(sorted);
+	munmap(vals, total * sizeof(*vals));
 }
 
-/* Others can read, cannot open for write (EACCES), cannot mount (EPERM). */
+/*
+ * Others can read and cannot open for write (EACCES). Their mount fails
+ * with EPERM in the VFS's may_mount(), before lwnfs is asked: the userns
+ * test below covers lwnfs's own refusal.
+ */
 TEST_F(lwnfs, unprivileged)
 {
 	pid_t pid;
@@ -845,6 +920,387 @@ TEST_F(lwnfs, unprivileged)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	/* the unprivileged read took 42; nothing else changed it */
 	EXPECT_EQ(43, value(self->counter));
+}
+
+/* sendfile(2) takes a value as read(2) does: at offset 0 only. */
+TEST_F(lwnfs, sendfile)
+{
+	char buf[32];
+	off_t off;
+	int fd, p[2];
+
+	ASSERT_EQ(3, put(self->counter, "41\n", 3));
+	ASSERT_EQ(0, pipe(p));
+	fd = open(self->counter, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(3, sendfile(p[1], fd, NULL, 64)) TH_LOG("sendfile: %s", strerror(errno));
+	ASSERT_EQ(3, read(p[0], buf, sizeof(buf)));
+	EXPECT_EQ(0, memcmp(buf, "41\n", 3));
+	/* the file position is past the text now: end of file */
+	EXPECT_EQ(0, sendfile(p[1], fd, NULL, 64));
+	off = 0;
+	ASSERT_EQ(3, sendfile(p[1], fd, &off, 64));
+	EXPECT_EQ(3, off);
+	ASSERT_EQ(3, read(p[0], buf, sizeof(buf)));
+	EXPECT_EQ(0, memcmp(buf, "42\n", 3));
+	/* a later offset serves the rest of the same text */
+	off = 1;
+	ASSERT_EQ(2, sendfile(p[1], fd, &off, 64));
+	ASSERT_EQ(2, read(p[0], buf, sizeof(buf)));
+	EXPECT_EQ(0, memcmp(buf, "2\n", 2));
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+	EXPECT_EQ(43, value(self->counter));
+}
+
+/* splice(2) from a counter into a pipe, with and without an offset. */
+TEST_F(lwnfs, splice)
+{
+	char buf[32];
+	loff_t off;
+	int fd, p[2];
+
+	ASSERT_EQ(4, put(self->counter, "700\n", 4));
+	ASSERT_EQ(0, pipe(p));
+	fd = open(self->counter, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(4, splice(fd, NULL, p[1], NULL, 64, 0)) TH_LOG("splice: %s", strerror(errno));
+	ASSERT_EQ(4, read(p[0], buf, sizeof(buf)));
+	EXPECT_EQ(0, memcmp(buf, "700\n", 4));
+	EXPECT_EQ(0, splice(fd, NULL, p[1], NULL, 64, 0));
+	off = 0;
+	ASSERT_EQ(2, splice(fd, &off, p[1], NULL, 2, 0));
+	EXPECT_EQ(2, off);
+	ASSERT_EQ(2, splice(fd, &off, p[1], NULL, 64, 0));
+	ASSERT_EQ(4, read(p[0], buf, sizeof(buf)));
+	EXPECT_EQ(0, memcmp(buf, "701\n", 4));
+	close(fd);
+
+	/* into a counter, splice is refused */
+	ASSERT_EQ(2, write(p[1], "9\n", 2));
+	fd = open(self->counter, O_WRONLY);
+	ASSERT_GE(fd, 0);
+	errno = 0;
+	EXPECT_EQ(-1, splice(p[0], NULL, fd, NULL, 2, 0));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+	EXPECT_EQ(702, value(self->counter));
+}
+
+/*
+ * copy_file_range(2) copies nothing from a counter and takes no value:
+ * a counter's size is 0, so within the instance there is nothing to copy
+ * (0), and to another filesystem the VFS refuses it (EXDEV).
+ */
+TEST_F(lwnfs, copy_file_range)
+{
+	char tmpl[] = "/tmp/lwnfs_copy.XXXXXX";
+	int in, out, other;
+
+	ASSERT_EQ(3, put(self->counter, "42\n", 3));
+	in = open(self->counter, O_RDONLY);
+	ASSERT_GE(in, 0);
+	out = open(path(self->dir, "subdir/subcounter"), O_WRONLY);
+	ASSERT_GE(out, 0);
+	EXPECT_EQ(0, syscall(__NR_copy_file_range, in, NULL, out, NULL, 64, 0))
+		TH_LOG("copy_file_range: %s", strerror(errno));
+	other = mkstemp(tmpl);
+	ASSERT_GE(other, 0);
+	errno = 0;
+	EXPECT_EQ(-1, syscall(__NR_copy_file_range, in, NULL, other, NULL, 64, 0));
+	EXPECT_EQ(EXDEV, errno);
+	close(other);
+	unlink(tmpl);
+	close(out);
+	close(in);
+	EXPECT_EQ(42, value(self->counter));
+	EXPECT_EQ(0, value(path(self->dir, "subdir/subcounter")));
+}
+
+/* A counter cannot be mapped: its text exists only as it is read. */
+TEST_F(lwnfs, no_mmap)
+{
+	int fd = open(self->counter, O_RDONLY);
+
+	ASSERT_GE(fd, 0);
+	errno = 0;
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0));
+	EXPECT_EQ(ENODEV, errno);
+	close(fd);
+}
+
+/*
+ * The size cannot be set: truncate to anything but 0 fails with EINVAL and
+ * st_size stays 0; truncating to 0, as open(O_TRUNC) does, works and keeps
+ * the value.
+ */
+TEST_F(lwnfs, truncate)
+{
+	struct stat st;
+	int fd;
+
+	ASSERT_EQ(3, put(self->counter, "42\n", 3));
+	errno = 0;
+	EXPECT_EQ(-1, truncate(self->counter, 1 << 30));
+	EXPECT_EQ(EINVAL, errno);
+	fd = open(self->counter, O_RDWR);
+	ASSERT_GE(fd, 0);
+	errno = 0;
+	EXPECT_EQ(-1, ftruncate(fd, 5));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, fstat(fd, &st));
+	EXPECT_EQ(0, st.st_size);
+	EXPECT_EQ(0, lseek(fd, 0, SEEK_END));
+	EXPECT_EQ(0, ftruncate(fd, 0));
+	close(fd);
+	EXPECT_EQ(0, truncate(self->counter, 0));
+	EXPECT_EQ(42, value(self->counter));
+
+	/* echo 5 > counter */
+	fd = open(self->counter, O_WRONLY | O_TRUNC);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(2, write(fd, "5\n", 2));
+	close(fd);
+	ASSERT_EQ(0, stat(self->counter, &st));
+	EXPECT_EQ(0, st.st_size);
+	EXPECT_EQ(5, value(self->counter));
+}
+
+/* chmod, chown and utimes work as on any file; a write sets mtime and ctime. */
+TEST_F(lwnfs, attributes)
+{
+	struct timespec old[2] = { { 1000, 0 }, { 2000, 0 } };
+	struct stat st;
+
+	ASSERT_EQ(0, chmod(self->counter, 0600));
+	ASSERT_EQ(0, chown(self->counter, 1000, 1001));
+	expect_owner(_metadata, self->counter, S_IFREG | 0600, 1000, 1001);
+	ASSERT_EQ(0, utimensat(AT_FDCWD, self->counter, old, 0));
+	ASSERT_EQ(0, stat(self->counter, &st));
+	EXPECT_EQ(1000, st.st_atim.tv_sec);
+	EXPECT_EQ(2000, st.st_mtim.tv_sec);
+
+	ASSERT_EQ(3, put(self->counter, "42\n", 3));
+	ASSERT_EQ(0, stat(self->counter, &st));
+	EXPECT_LT(2000, st.st_mtim.tv_sec);
+	EXPECT_LT(2000, st.st_ctim.tv_sec);
+
+	/* a rejected write changes no time */
+	ASSERT_EQ(0, utimensat(AT_FDCWD, self->counter, old, 0));
+	EXPECT_EQ(-EINVAL, put(self->counter, "x", 1));
+	ASSERT_EQ(0, stat(self->counter, &st));
+	EXPECT_EQ(2000, st.st_mtim.tv_sec);
+	EXPECT_EQ(42, value(self->counter));
+}
+
+/*
+ * A remount applies only the options it names: chown(2) and chmod(2) made
+ * since the mount survive a remount with no options, remount,ro, one that
+ * repeats the current options, and fsconfig(FSCONFIG_CMD_RECONFIGURE).
+ */
+TEST_F(lwnfs, remount_keeps_owner)
+{
+	char *dir = self->dir, *counter = self->counter;
+	char sub[PATH_MAX];
+	int fs;
+
+	snprintf(sub, sizeof(sub), "%s/subdir/subcounter", dir);
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "uid=1000,gid=1000,mode=0750"));
+	ASSERT_EQ(0, chown(counter, 2000, 2001));
+	ASSERT_EQ(0, chmod(counter, 0600));
+	ASSERT_EQ(0, chown(dir, 3000, 3001));
+	ASSERT_EQ(0, chmod(dir, 0711));
+
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, NULL));
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, ""));
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "uid=1000,gid=1000,mode=0750"));
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT | MS_RDONLY, NULL));
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, NULL));
+	fs = syscall(__NR_fspick, AT_FDCWD, dir, 0);
+	ASSERT_GE(fs, 0) TH_LOG("fspick: %s", strerror(errno));
+	EXPECT_EQ(0, syscall(__NR_fsconfig, fs, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0))
+		TH_LOG("fsconfig: %s", strerror(errno));
+	close(fs);
+
+	expect_owner(_metadata, counter, S_IFREG | 0600, 2000, 2001);
+	expect_owner(_metadata, dir, S_IFDIR | 0711, 3000, 3001);
+	expect_owner(_metadata, sub, S_IFREG | 0644, 1000, 1000);
+
+	/* a new value does apply, to every inode or to the root */
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "gid=1002"));
+	expect_owner(_metadata, counter, S_IFREG | 0600, 2000, 1002);
+	expect_owner(_metadata, dir, S_IFDIR | 0711, 3000, 1002);
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "mode=0700"));
+	expect_owner(_metadata, dir, S_IFDIR | 0700, 3000, 1002);
+	expect_owner(_metadata, counter, S_IFREG | 0600, 2000, 1002);
+}
+
+/*
+ * Two reconfigurations prepared at once through fspick(2), each naming one
+ * option: applying the second must not undo the first, as it would if a
+ * context took a copy of the instance's options when it was made.
+ */
+TEST_F(lwnfs, interleaved_reconfigure)
+{
+	const char *opts;
+	int a, b;
+
+	a = syscall(__NR_fspick, AT_FDCWD, self->dir, 0);
+	ASSERT_GE(a, 0) TH_LOG("fspick: %s", strerror(errno));
+	b = syscall(__NR_fspick, AT_FDCWD, self->dir, 0);
+	ASSERT_GE(b, 0);
+	EXPECT_EQ(0, syscall(__NR_fsconfig, a, FSCONFIG_SET_STRING, "uid", "1000", 0));
+	EXPECT_EQ(0, syscall(__NR_fsconfig, b, FSCONFIG_SET_STRING, "gid", "2000", 0));
+	EXPECT_EQ(0, syscall(__NR_fsconfig, a, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0));
+	EXPECT_EQ(0, syscall(__NR_fsconfig, b, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0));
+	close(a);
+	close(b);
+	expect_owner(_metadata, self->counter, S_IFREG | 0644, 1000, 2000);
+	opts = mount_options(self->dir);
+	EXPECT_NE(NULL, strstr(opts, "uid=1000,gid=2000")) TH_LOG("options: %s", opts);
+}
+
+/* On a read-only mount, reads still take values; writes cannot open. */
+TEST_F(lwnfs, read_only)
+{
+	ASSERT_EQ(3, put(self->counter, "42\n", 3));
+	ASSERT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT | MS_RDONLY, NULL));
+	EXPECT_EQ(42, value(self->counter));
+	EXPECT_EQ(43, value(self->counter));
+	EXPECT_EQ(-EROFS, put(self->counter, "1\n", 2));
+	ASSERT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT, NULL));
+	EXPECT_EQ(44, value(self->counter));
+}
+
+#define SHARED_READS 5000
+
+/* 1 if buf[0..n) is a tail of a counter's text: digits, then one newline. */
+static int is_tail(const char *buf, ssize_t n)
+{
+	ssize_t i;
+
+	if (n < 1 || buf[n - 1] != '\n')
+		return 0;
+	for (i = 0; i < n - 1; i++)
+		if (buf[i] < '0' || buf[i] > '9')
+			return 0;
+	return 1;
+}
+
+/*
+ * Two processes share one open file, so one text kept with it: each takes
+ * a value with a 1-byte read at offset 0 and reads the rest at offset 1,
+ * which may come from the other's value, but is always whole. The values
+ * cross from 6 to 7 digits, so the text changes length meanwhile.
+ */
+TEST_F(lwnfs, shared_open_file)
+{
+	int fd, k, status, bad = 0;
+	char buf[32];
+	pid_t pid[2];
+
+	ASSERT_EQ(6, put(self->counter, "995000", 6));
+	fd = open(self->counter, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	for (k = 0; k < 2; k++) {
+		pid[k] = fork();
+		ASSERT_GE(pid[k], 0);
+		if (pid[k] == 0) {
+			int i;
+			ssize_t n;
+
+			for (i = 0; i < SHARED_READS; i++) {
+				if (pread(fd, buf, 1, 0) != 1)
+					_exit(2);
+				n = pread(fd, buf, sizeof(buf), 1);
+				if (!is_tail(buf, n))
+					_exit(1);
+			}
+			_exit(0);
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		ASSERT_EQ(pid[k], waitpid(pid[k], &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		if (WEXITSTATUS(status))
+			bad++;
+	}
+	close(fd);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(995000 + 2 * SHARED_READS, value(self->counter));
+}
+
+#define REMOUNTS 300
+
+/* The number after "key=" in a mount's options; 0, the default, if none. */
+static long option_value(const char *opts, const char *key)
+{
+	const char *p = strstr(opts, key);
+
+	return p ? strtol(p + strlen(key), NULL, 10) : 0;
+}
+
+/*
+ * Two processes remount one instance at once, one raising uid= step by
+ * step, the other gid=. Neither may undo the other's change: read from
+ * /proc/mounts meanwhile, neither value ever goes back, and both end at
+ * their last value, on the files too.
+ */
+TEST_F(lwnfs, concurrent_remounts)
+{
+	static const char * const keys[] = { "uid=", "gid=" };
+	static const long first[] = { 10000, 20000 };
+	long last[2] = { 0, 0 }, v;
+	int i, k, status, back = 0;
+	char opt[32], go;
+	int start[2];
+	struct stat st;
+	pid_t pid[2];
+
+	/* the remounts start together, once the sampling can start too */
+	ASSERT_EQ(0, pipe(start));
+	for (k = 0; k < 2; k++) {
+		pid[k] = fork();
+		ASSERT_GE(pid[k], 0);
+		if (pid[k] == 0) {
+			close(start[1]);
+			if (read(start[0], &go, 1) != 0)
+				_exit(2);
+			for (i = 1; i <= REMOUNTS; i++) {
+				snprintf(opt, sizeof(opt), "%s%ld", keys[k], first[k] + i);
+				if (mount(NULL, self->dir, NULL, MS_REMOUNT, opt))
+					_exit(1);
+			}
+			_exit(0);
+		}
+	}
+	close(start[0]);
+	close(start[1]);
+	for (i = 0; i < 2 * REMOUNTS; i++) {
+		const char *opts = mount_options(self->dir);
+
+		for (k = 0; k < 2; k++) {
+			v = option_value(opts, keys[k]);
+			if (v < last[k])
+				back++;
+			if (v > last[k])
+				last[k] = v;
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		ASSERT_EQ(pid[k], waitpid(pid[k], &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	EXPECT_EQ(0, back);
+	EXPECT_EQ(first[0] + REMOUNTS, option_value(mount_options(self->dir), "uid="));
+	EXPECT_EQ(first[1] + REMOUNTS, option_value(mount_options(self->dir), "gid="));
+	ASSERT_EQ(0, stat(self->counter, &st));
+	EXPECT_EQ(first[0] + REMOUNTS, st.st_uid);
+	EXPECT_EQ(first[1] + REMOUNTS, st.st_gid);
 }
 
 TEST_HARNESS_MAIN
