@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches post sync apply build selftest guest kunit-uml check check-all lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches post sync apply consumers build selftest guest cross kunit-uml check check-all lint
 
 help:
 	@echo "lwnfs: the LWN counter filesystem as a kernel patch series"
@@ -29,9 +29,13 @@ help:
 	@echo "                   NAME='Your Name' EMAIL=you@example.com [TREE=url] OUT=dir"
 	@echo "  make sync        check that patches/ matches a fresh generation"
 	@echo "  make apply       reset BASE's cached tree and git am its series"
+	@echo "  make consumers   apply BASE's series as users do: patch -F0, quilt, git am -3,"
+	@echo "                   Buildroot's rules, the Yocto layer (contrib/)"
 	@echo "  make build       build BASE with CONFIG_LWNFS=y (VARIANT=y|m|n|kunitm|allmod|clang)"
 	@echo "  make selftest    build BASE's lwnfs kselftest (static) for VARIANT's build"
 	@echo "  make guest       boot BASE's VARIANT (y|m) build and run the guest (MODE=test|demo|shell)"
+	@echo "                   build, selftest, guest: LWNFS_ARCH=x86_64|arm64 (configs/arch.conf)"
+	@echo "  make cross       build BASE for arm and riscv64 (=y, =m, W=1, kselftest)"
 	@echo "  make kunit-uml   run BASE's KUnit suite on UML with kunit.py"
 	@echo "  make lint        shellcheck the scripts"
 	@echo
@@ -73,6 +77,9 @@ sync:
 apply:
 	@$(S)/apply.sh $(BASE)
 
+consumers:
+	@for c in check-apply check-am3 check-buildroot check-yocto; do $(S)/$$c.sh $(BASE) || exit 1; done
+
 VARIANT ?= y
 build:
 	@$(S)/build.sh $(BASE) $(VARIANT)
@@ -83,6 +90,9 @@ selftest:
 MODE ?= test
 guest:
 	@$(S)/guest.sh $(BASE) $(VARIANT) $(MODE)
+
+cross:
+	@for a in arm riscv64; do $(S)/check-cross.sh $$a $(BASE) || exit 1; done
 
 kunit-uml:
 	@$(S)/kunit-uml.sh $(BASE)

@@ -3,11 +3,12 @@
 # in the build directory of its architecture and variant.
 #
 # usage: scripts/build.sh BASE VARIANT [MAKE TARGETS...]
-#   y, m, n   tinyconfig + configs/guest-ARCH.config + configs/lwnfs-VARIANT.config
+#   y, m, n   tinyconfig + configs/guest-ARCH.config + the shared fragment
+#             (selftests-lwnfs/config) + configs/lwnfs-VARIANT.config
 #   kunitm    the same with configs/lwnfs-kunitm.config: lwnfs built in,
 #             KUnit and its lwnfs tests as modules
-#   bisect    the same for any patch of the series: configs/lwnfs-bisect.config,
-#             or configs/lwnfs-y.config once the patch has the KUnit option
+#   bisect    for any patch of the series: configs/lwnfs-bisect.config, or
+#             the y variant's fragments once the patch has the KUnit option
 #   allmod    allmodconfig
 #   clang     the y config with LLVM (bases.conf's clang column)
 #
@@ -39,11 +40,11 @@ guest_frag=$CONFIGS/guest-$arch.config
 cc=(ARCH="$karch" CROSS_COMPILE="$cross" CC="ccache ${cross}gcc")
 defconfig=tinyconfig
 case "$variant" in
-y | m | n | kunitm) frags=("$guest_frag" "$CONFIGS/lwnfs-$variant.config") ;;
+y | m | n | kunitm) frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/lwnfs-$variant.config") ;;
 bisect)
 	frags=("$guest_frag" "$CONFIGS/lwnfs-bisect.config")
 	# once the patch has the KUnit option, build the tests too
-	grep -q LWNFS_KUNIT_TEST "$tree/fs/lwnfs/Kconfig" && frags=("$guest_frag" "$CONFIGS/lwnfs-y.config")
+	grep -q LWNFS_KUNIT_TEST "$tree/fs/lwnfs/Kconfig" && frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/lwnfs-y.config")
 	;;
 allmod)
 	frags=()
@@ -57,7 +58,7 @@ clang)
 	# v5.10's kbuild does not know LLVM=-16, only LLVM=1
 	PATH=/usr/lib/llvm-$llvm/bin:$PATH
 	cc=(ARCH="$karch" LLVM=1 CC="ccache clang")
-	frags=("$guest_frag" "$CONFIGS/lwnfs-y.config")
+	frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/lwnfs-y.config")
 	;;
 *) die "unknown variant '$variant' (y, m, n, kunitm, bisect, allmod, clang)" ;;
 esac

@@ -19,19 +19,7 @@ series=$LWNFS_TOP/patches/$base
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# scratch DIR: the base's versions of every file the series touches.
-scratch() {
-	local p
-	mkdir -p "$1"
-	sed -n 's|^--- a/||p' "$series"/*.patch | sort -u | while IFS= read -r p; do
-		# files that earlier patches of the series create are not in the base
-		git -C "$tree" cat-file -e "$BASE_TAG:$p" 2>/dev/null || continue
-		mkdir -p "$1/$(dirname "$p")"
-		git -C "$tree" show "$BASE_TAG:$p" >"$1/$p"
-	done
-}
-
-scratch "$work/patch"
+scratch_tree "$base" "$series" "$work/patch"
 while IFS= read -r p; do
 	out=$(patch -d "$work/patch" -p1 -F0 --dry-run <"$series/$p" 2>&1) ||
 		die "$base: patch -p1 -F0 --dry-run failed for $p:
@@ -45,7 +33,7 @@ info "$base: patch -p1 -F0 applies all $(wc -l <"$series/series") patches"
 # top-level series file the README documents.
 quilt_push() {
 	local dir=$1 qpatches=$2
-	scratch "$dir"
+	scratch_tree "$base" "$series" "$dir"
 	(cd "$dir" && QUILT_PATCHES=$qpatches quilt push -a -q --fuzz=0 >"$work/quilt.log" 2>&1) || {
 		cat "$work/quilt.log" >&2
 		die "$base: quilt push -a --fuzz=0 failed (QUILT_PATCHES=$qpatches)"

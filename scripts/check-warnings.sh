@@ -8,12 +8,14 @@
 # usage: scripts/check-warnings.sh BASE sparse   # C=2 W=1 with sparse, =y config
 #        scripts/check-warnings.sh BASE clang    # W=1 with LLVM, =y config
 #        scripts/check-warnings.sh BASE allmod   # W=1 under allmodconfig
+#        scripts/check-warnings.sh BASE w1 [y|m] # W=1 with gcc, the y (or m) config
+# LWNFS_ARCH picks the architecture (configs/arch.conf), as for build.sh.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-base=${1:?usage: $0 BASE sparse|clang|allmod}
-kind=${2:?usage: $0 BASE sparse|clang|allmod}
+base=${1:?usage: $0 BASE sparse|clang|allmod|w1 [VARIANT]}
+kind=${2:?usage: $0 BASE sparse|clang|allmod|w1 [VARIANT]}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -23,6 +25,9 @@ sparse)
 	variant=y extra="C=2 W=1 CHECK=$checker" ;;
 clang) variant=clang extra="W=1" ;;
 allmod) variant=allmod extra="W=1" ;;
+w1)
+	variant=${3:-y} extra="W=1"
+	case "$variant" in y | m) ;; *) die "w1 takes the y or m variant, not '$variant'" ;; esac ;;
 *) die "unknown kind '$kind'" ;;
 esac
 

@@ -82,6 +82,9 @@ done
 for b in "${bases[@]}"; do
 	stage "$b: git am" "$S/apply.sh" "$b" || continue
 	stage "$b: patch -F0 and quilt" "$S/check-apply.sh" "$b"
+	stage "$b: git am -3 on a locally changed tree" "$S/check-am3.sh" "$b"
+	stage "$b: Buildroot's patch rules" "$S/check-buildroot.sh" "$b"
+	stage "$b: Yocto's .scc and git am" "$S/check-yocto.sh" "$b"
 	stage "$b: checkpatch --strict" "$S/checkpatch.sh" "$b"
 	stage "$b: bisect: each patch builds (W=1)" "$S/check-bisect.sh" "$b"
 	if stage "$b: build CONFIG_LWNFS=y" "$S/build.sh" "$b" y &&
@@ -109,6 +112,24 @@ for b in "${bases[@]}"; do
 	# already run the same suite at boot on every base.
 	if [ "$mode" = all ]; then
 		stage "$b: KUnit on UML (kunit.py run)" "$S/kunit-uml.sh" "$b"
+	fi
+done
+
+# Other architectures (configs/arch.conf). The arm64 guest runs the same
+# KUnit and kselftest suites on the newest base, and in make check-all on
+# the oldest too; arm and riscv64 are built, not booted, in make check-all.
+oldest=$(oldest_base)
+for b in "${bases[@]}"; do
+	if [ "$b" = "$newest" ] || { [ "$mode" = all ] && [ "$b" = "$oldest" ]; }; then
+		if stage "$b: arm64 build CONFIG_LWNFS=y" env LWNFS_ARCH=arm64 "$S/build.sh" "$b" y &&
+			stage "$b: arm64 kselftest build =y (static)" env LWNFS_ARCH=arm64 "$S/selftest.sh" "$b" y; then
+			stage "$b: arm64 guest =y: KUnit, kselftest" env LWNFS_ARCH=arm64 "$S/guest.sh" "$b" y test
+		fi
+	fi
+	if [ "$b" = "$newest" ] && [ "$mode" = all ]; then
+		for a in arm riscv64; do
+			stage "$b: $a build =y, =m, W=1, kselftest" "$S/check-cross.sh" "$a" "$b"
+		done
 	fi
 done
 

@@ -13,12 +13,16 @@ PACKAGES=(
 	python3-sphinx python3-yaml python3-ply python3-git
 	busybox-static file
 )
-# the LLVM versions bases.conf builds with, and each architecture's QEMU
+# the LLVM versions bases.conf builds with, and each architecture's QEMU,
+# cross compiler and C library (for the static kselftest)
 for v in $(all_bases | while read -r b; do base_field "$b" clang; done | grep -vx no | sort -u); do
 	PACKAGES+=("clang-$v" "lld-$v" "llvm-$v")
 done
 for a in $(conf_rows "$CONFIGS/arch.conf" | awk '{ print $1 }'); do
-	PACKAGES+=("$(arch_field "$a" qemu_pkg)")
+	q=$(arch_field "$a" qemu_pkg)
+	[ -z "$q" ] || PACKAGES+=("$q")
+	cross=$(arch_field "$a" cross)
+	[ -z "$cross" ] || PACKAGES+=("gcc-${cross%-}" "libc6-dev-$(arch_field "$a" debarch)-cross")
 done
 
 missing=()

@@ -82,15 +82,6 @@ patch_adds() {
 	awk -v p="$1" '!/^#/ && $1 == p { for (i = 2; i <= NF; i++) if ($i != "-") print $i }' "$CONF"
 }
 
-# anchor HOOK BASE: the anchor of a hook on a base, from configs/hooks.conf.
-anchor() {
-	conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' -v h="$1" -v b="$2" '
-		$1 == h && $2 == b { own = $3 }
-		$1 == h && $2 == "*" { any = $3 }
-		END { if (own != "") print own; else if (any != "") print any; else exit 1 }' ||
-		die "hook $1 has no anchor for $2 in configs/hooks.conf"
-}
-
 # insert_after ANCHOR_REGEX TEXT_FILE: copy stdin to stdout, inserting the
 # text after the one line matching the anchor. Fails unless exactly one
 # line matches, so a moved anchor is a loud error and not a misplaced hunk.
@@ -153,7 +144,7 @@ apply_hook() {
 		insert_maintainers "$txt"
 		return ;;
 	esac
-	insert_after "$(anchor "$1" "$3")" "$txt"
+	insert_after "$(hook_anchor "$1" "$3")" "$txt"
 }
 
 # maintainers_entry STATE: split/MAINTAINERS.entry with only the F: lines

@@ -29,16 +29,17 @@ case "$mode" in test | demo | shell) ;; *) die "unknown mode '$mode' (test, demo
 arch=${LWNFS_ARCH:-x86_64}
 check_arch "$arch"
 qemu_bin=$(arch_field "$arch" qemu)
+[ -n "$qemu_bin" ] || die "$arch is built, not booted (configs/arch.conf names no QEMU for it)"
 need_cmd "$qemu_bin" "$(arch_field "$arch" qemu_pkg)"
 need_cmd cpio cpio
 need_applied "$base"
-busybox=/bin/busybox
-grep -q 'statically linked' <<<"$(file -L "$busybox" 2>/dev/null)" ||
-	die "no static $busybox; run: make deps (or: apt-get install busybox-static)"
+busybox=$("$LWNFS_TOP/scripts/fetch-busybox.sh" "$arch" | tail -n 1)
 
 bd=$(build_dir "$base" "$arch-$variant")
 kernel=$bd/$(arch_field "$arch" image)
-rebuild="run: make build BASE=$base VARIANT=$variant"
+arch_arg=
+[ "$arch" = x86_64 ] || arch_arg=" LWNFS_ARCH=$arch"
+rebuild="run: make build BASE=$base VARIANT=$variant$arch_arg"
 if [ ! -f "$kernel" ] || [ ! -f "$bd/.lwnfs-build" ]; then
 	die "no $arch-$variant kernel for $base; $rebuild"
 fi
@@ -52,9 +53,9 @@ lwnfs_cfg=$(sed -n 's/^CONFIG_LWNFS=//p' "$bd/.config")
 [ "$lwnfs_cfg" = "$variant" ] || die "the $arch-$variant build of $base has CONFIG_LWNFS=${lwnfs_cfg:-n}; $rebuild"
 selftest=$bd/kselftest/filesystems/lwnfs/lwnfs_test
 if [ "$mode" = test ]; then
-	[ -x "$selftest" ] || die "no kselftest binary for $base; run: scripts/selftest.sh $base $variant"
+	[ -x "$selftest" ] || die "no kselftest binary for $base; run: make selftest BASE=$base VARIANT=$variant$arch_arg"
 	[ "$(stamp_get "$(dirname "$selftest")/.lwnfs-selftest" series)" = "$(series_hash "$base")" ] ||
-		die "the kselftest binary of $base was built from another series; run: scripts/selftest.sh $base $variant"
+		die "the kselftest binary of $base was built from another series; run: make selftest BASE=$base VARIANT=$variant$arch_arg"
 fi
 
 # The initramfs: static busybox, /init, the test script, the test program
@@ -137,8 +138,8 @@ grep -qE "pass:$want " <<<"$totals" || { echo "the kselftest has $want tests, bu
 if [ $fail -ne 0 ]; then
 	echo "--- end of the guest log ($log):"
 	tail -n 40 "$log"
-	die "$base (CONFIG_LWNFS=$lwnfs_cfg): guest tests failed"
+	die "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): guest tests failed"
 fi
 outer=$(grep -cE '^ok ' "$log" || true)
-info "$base (CONFIG_LWNFS=$lwnfs_cfg): kselftest ${totals#\# }; $outer guest checks ok; $((SECONDS - start))s"
+info "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): kselftest ${totals#\# }; $outer guest checks ok; $((SECONDS - start))s"
 [ -z "$kunit_summary" ] || info "$base: KUnit at boot: $kunit_summary"

@@ -24,6 +24,11 @@ LWNFS_CACHE=${LWNFS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lwnfs}
 BASES_CONF=$LWNFS_TOP/bases.conf
 CONFIGS=$LWNFS_TOP/configs
 JOBS=${JOBS:-$(nproc)}
+# The one config fragment: lwnfs built in and what its tests need. It is
+# the kselftest's config in the series, the base of every guest build, and
+# what contrib/buildroot/lwnfs.config and contrib/yocto/lwnfs.cfg link to.
+# shellcheck disable=SC2034 # read by the scripts that source this
+LWNFS_FRAGMENT=$LWNFS_TOP/selftests-lwnfs/config
 export LWNFS_TOP LWNFS_CACHE
 
 # Fixed identity and dates keep generated commits and patches reproducible.
@@ -172,6 +177,41 @@ need_applied() {
 	fi
 	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 		die "$base's tree has local changes; run: make apply BASE=$base"
+}
+
+# hook_anchor HOOK BASE: the anchor of a tree hook on a base, from
+# configs/hooks.conf (the base's own row, else the "*" row).
+hook_anchor() {
+	conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' -v h="$1" -v b="$2" '
+		$1 == h && $2 == b { own = $3 }
+		$1 == h && $2 == "*" { any = $3 }
+		END { if (own != "") print own; else if (any != "") print any; else exit 1 }' ||
+		die "hook $1 has no anchor for $2 in configs/hooks.conf"
+}
+
+# scratch_tree BASE SERIES_DIR DIR: the pristine base's version of every
+# file that the patches in SERIES_DIR change, in DIR: enough to apply the
+# series the ways users do without touching the cached tree.
+scratch_tree() {
+	local tree p
+	tree=$(tree_dir "$1")
+	mkdir -p "$3"
+	sed -n 's|^--- a/||p' "$2"/*.patch | sort -u | while IFS= read -r p; do
+		# files that earlier patches of the series create are not in the base
+		git -C "$tree" cat-file -e "$BASE_TAG:$p" 2>/dev/null || continue
+		mkdir -p "$3/$(dirname "$p")"
+		git -C "$tree" show "$BASE_TAG:$p" >"$3/$p"
+	done
+}
+
+# scratch_repo BASE SERIES_DIR DIR: scratch_tree as a git repository with
+# one commit. Its blobs are the base's, so the index lines of the patches
+# name them, as git am -3 needs.
+scratch_repo() {
+	scratch_tree "$@"
+	git -C "$3" init -q
+	git -C "$3" add -A
+	git_fixed -C "$3" commit -q -m "$1 (the files the series changes)"
 }
 
 # tool_field TOOL NAME: one column (suite, version) of configs/tools.conf.
