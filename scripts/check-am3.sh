@@ -27,7 +27,7 @@ scratch_repo "$base" "$series" "$repo"
 local_line='source "fs/vendorfs/Kconfig"'
 anchor=$(hook_anchor fs-kconfig "$base")
 at=$(grep -nE -- "$anchor" "$repo/fs/Kconfig" | cut -d: -f1 || true)
-if [ -z "$at" ] || [ "$(wc -l <<<"$at")" -ne 1 ]; then
+if [ -z "$at" ] || [ "$(wc -l <<<"$at")" -ne 1 ] || [ "$at" -lt 2 ]; then
 	die "$base: the fs-kconfig anchor /$anchor/ is not one line of fs/Kconfig"
 fi
 sed -i "$((at - 1))i $local_line" "$repo/fs/Kconfig"
@@ -37,6 +37,10 @@ local_commit=$(git -C "$repo" rev-parse HEAD)
 if git_fixed -C "$repo" am -q "${patches[@]/#/$series/}" >"$work/am.log" 2>&1; then
 	die "$base: plain git am applied the series to the changed tree: the local change is not in the patch's context, so this check proves nothing"
 fi
+grep -q 'patch failed: fs/Kconfig' "$work/am.log" || {
+	cat "$work/am.log"
+	die "$base: plain git am failed, but not on fs/Kconfig's context"
+}
 git_fixed -C "$repo" am --abort
 git_fixed -C "$repo" reset -q --hard "$local_commit"
 

@@ -11,8 +11,9 @@
 # the patches (lines starting with "#" skipped, the first field taken);
 # otherwise the *.patch files in C-locale order. A listed file that is
 # missing, or a second patch of the same file name, is an error. Each is
-# applied with patch -g0 -p1 -t -N, here also -F0: no fuzz. Any .rej file
-# afterwards is an error.
+# applied with patch -g0 -p1 -t -N, which allows fuzz; this project allows
+# none, so a hunk that needs it fails here too. Any .rej file afterwards is
+# an error.
 #
 # usage: scripts/check-buildroot.sh BASE
 set -euo pipefail
@@ -24,9 +25,7 @@ need_tree "$base"
 series=$LWNFS_TOP/patches/$base
 [ -s "$series/series" ] || die "no series for $base; run: make patches"
 fragment=$LWNFS_TOP/contrib/buildroot/lwnfs.config
-[ -f "$fragment" ] || die "contrib/buildroot/lwnfs.config is missing"
-cmp -s "$fragment" "$LWNFS_FRAGMENT" ||
-	die "contrib/buildroot/lwnfs.config is not the shared fragment ${LWNFS_FRAGMENT#"$LWNFS_TOP"/}"
+need_fragment_link contrib/buildroot/lwnfs.config
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -51,9 +50,16 @@ br_apply() {
 				die "$base: Buildroot: duplicate file name '$(basename "$p")'"
 		done
 		applied+=("$p")
-		patch -s -g0 -p1 -F0 --no-backup-if-mismatch -d "$build" -t -N <"$dir/$p" ||
-			die "$base: Buildroot: patch -g0 -p1 -F0 -t -N failed for $p"
+		if ! patch -g0 -p1 --no-backup-if-mismatch -d "$build" -t -N <"$dir/$p" >"$work/patch.log" 2>&1; then
+			cat "$work/patch.log" >&2
+			die "$base: Buildroot's patch -g0 -p1 -t -N fails for $p"
+		fi
+		if grep -q 'with fuzz' "$work/patch.log"; then
+			cat "$work/patch.log" >&2
+			die "$base: $p applies in Buildroot only with fuzz"
+		fi
 	done < <(br_patch_list "$dir")
+	# a backstop: patch -t has failed already if a hunk was rejected
 	if [ -n "$(find "$build" -name '*.rej' -o -name '.*.rej')" ]; then
 		die "$base: Buildroot: reject files after applying $dir"
 	fi
@@ -76,8 +82,8 @@ diff -r "$work/with-series" "$work/glob" >/dev/null ||
 # every symbol the fragment sets is defined on the base with the series in
 tree=$(tree_dir "$base")
 while IFS= read -r sym; do
-	if ! grep -rqsx "config $sym" "$work/with-series" --include='Kconfig*' &&
-		! git -C "$tree" grep -qE "^config $sym$" "$BASE_TAG" -- "*Kconfig*"; then
+	if ! grep -rqsxE "(menu)?config $sym" "$work/with-series" --include='Kconfig*' &&
+		! git -C "$tree" grep -qE "^(menu)?config $sym$" "$BASE_TAG" -- "*Kconfig*"; then
 		die "$base: contrib/buildroot/lwnfs.config sets CONFIG_$sym, which $base with the series does not define"
 	fi
 done < <(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p' "$fragment")

@@ -19,18 +19,31 @@ S=$LWNFS_TOP/scripts
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-for variant in y m; do
-	"$S/build.sh" "$base" "$variant" >"$log" 2>&1 || {
+# run NAME COMMAND...: run a step with its output in the log, which is
+# shown whole when the step fails.
+run() {
+	local name=$1
+	shift
+	"$@" >"$log" 2>&1 || {
 		cat "$log"
-		die "$base/$arch: the =$variant build failed"
+		die "$base/$arch: $name failed"
 	}
+}
+
+for variant in y m; do
+	run "the =$variant build" "$S/build.sh" "$base" "$variant"
 	# the link and modpost steps, which the W=1 pass below does not run
-	if grep -iE 'warning' "$log" | grep -q lwnfs; then
-		grep -iE 'warning' "$log" | grep lwnfs
-		die "$base/$arch: the =$variant build warns about lwnfs"
+	if grep -iE 'warning.*lwnfs|lwnfs.*warning' "$log"; then
+		die "$base/$arch: the =$variant build warns about lwnfs (above)"
 	fi
-	"$S/check-warnings.sh" "$base" w1 "$variant" | tail -n 1
+	if [ "$variant" = m ]; then
+		ko=$(build_dir "$base" "$arch-m")/fs/lwnfs/lwnfs.ko
+		[ -f "$ko" ] || die "$base/$arch: the =m build made no $ko"
+		ko_size=$(stat -c %s "$ko")
+	fi
+	run "W=1 on fs/lwnfs (=$variant)" "$S/check-warnings.sh" "$base" w1 "$variant"
+	tail -n 1 "$log"
 done
-"$S/selftest.sh" "$base" y | tail -n 1
-bd=$(build_dir "$base" "$arch-m")
-info "$base/$arch: =y and =m build, 0 warnings; lwnfs.ko $(stat -c %s "$bd/fs/lwnfs/lwnfs.ko") bytes"
+run "the kselftest build" "$S/selftest.sh" "$base" y
+tail -n 1 "$log"
+info "$base/$arch: =y and =m build, 0 warnings; lwnfs.ko $ko_size bytes"

@@ -4,8 +4,8 @@
 # kernel tools would read. The bbappend must point at the feature
 # directory; every file lwnfs.scc names must be there; its patches must be
 # the base's whole series, in order; and they must apply to the pristine
-# base one by one with git am, which takes no fuzz (linux-yocto applies its
-# patches with git am semantics, and a patch that needs fuzz fails there).
+# base one by one with plain git am, which allows neither fuzz nor reduced
+# context (linux-yocto's kernel tools apply patches with git am).
 #
 # usage: scripts/check-yocto.sh BASE
 set -euo pipefail
@@ -21,22 +21,37 @@ bbappend=$contrib/linux-yocto_%.bbappend
 for f in "$contrib/lwnfs.scc" "$contrib/lwnfs.cfg" "$bbappend"; do
 	[ -f "$f" ] || die "${f#"$LWNFS_TOP"/} is missing"
 done
-cmp -s "$contrib/lwnfs.cfg" "$LWNFS_FRAGMENT" ||
-	die "contrib/yocto/lwnfs.cfg is not the shared fragment ${LWNFS_FRAGMENT#"$LWNFS_TOP"/}"
+need_fragment_link contrib/yocto/lwnfs.cfg
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The layer, made with the README's commands.
+# The layer, made by running the commands of contrib/yocto/README.md (its
+# first shell block), which README.md must repeat line for line. The block
+# sets LWNFS, LAYER and BASE for the reader to edit, and ends with bitbake;
+# here those are this checkout, a scratch layer and the base under check.
+recipe() {
+	awk '/^```$/ { if (inside) exit; inside = 1; next } inside' "$1"
+}
+recipe "$contrib/README.md" >"$work/recipe.txt"
+awk '/^### Yocto/ { on = 1 } on' "$LWNFS_TOP/README.md" >"$work/top.md"
+recipe "$work/top.md" | diff -u "$work/recipe.txt" - ||
+	die "the Yocto recipe in README.md is not the one in contrib/yocto/README.md"
+for v in LWNFS LAYER BASE; do
+	grep -q "^$v=" "$work/recipe.txt" || die "the recipe of contrib/yocto/README.md does not set $v"
+done
+grep -Ev '^(LWNFS|LAYER|BASE)=|^bitbake ' "$work/recipe.txt" >"$work/recipe.sh" || true
+grep -q 'cp ' "$work/recipe.sh" || die "contrib/yocto/README.md has no recipe block"
 layer=$work/meta-custom
+(cd "$work" && LWNFS=$LWNFS_TOP LAYER=$layer BASE=$base bash -euo pipefail "$work/recipe.sh") ||
+	die "the recipe of contrib/yocto/README.md failed"
 feature=$layer/recipes-kernel/linux/files/lwnfs
-mkdir -p "$feature"
-cp "$contrib/lwnfs.scc" "$contrib/lwnfs.cfg" "$series"/*.patch "$feature/"
-cp "$bbappend" "$layer/recipes-kernel/linux/"
+[ -d "$feature" ] || die "the recipe of contrib/yocto/README.md made no $feature"
 
 # The bbappend: the files/ directory on the search path, files/lwnfs as a
 # kernel-metadata directory, lwnfs.scc as a kernel feature.
 app=$layer/recipes-kernel/linux/$(basename "$bbappend")
+[ -f "$app" ] || die "the recipe of contrib/yocto/README.md did not copy $(basename "$bbappend")"
 # shellcheck disable=SC2016 # a BitBake expression, matched literally
 grep -qF 'FILESEXTRAPATHS:prepend := "${THISDIR}/files:"' "$app" ||
 	die "$(basename "$bbappend") does not put files/ on FILESEXTRAPATHS"

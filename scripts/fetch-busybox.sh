@@ -24,16 +24,17 @@ if [ "$debarch" = "$(dpkg --print-architecture)" ]; then
 	exit 0
 fi
 
-dir=$LWNFS_CACHE/busybox/$debarch
+suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+[ -n "$suite" ] || die "/etc/os-release names no VERSION_CODENAME; this needs a Debian machine"
+dir=$LWNFS_CACHE/busybox/$suite-$debarch
 bin=$dir/busybox
 if [ -x "$bin" ] && [ -s "$dir/version" ]; then
-	info "busybox-static:$debarch $(cat "$dir/version"): cached" >&2
+	info "busybox-static:$debarch $(cat "$dir/version") ($suite): cached" >&2
 	echo "$bin"
 	exit 0
 fi
 need_cmd dpkg-deb dpkg
-suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-[ -n "$suite" ] || die "/etc/os-release names no VERSION_CODENAME; this needs a Debian machine"
+need_cmd file file
 apt_private "$LWNFS_CACHE/apt/busybox-$debarch" \
 	"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(mirror_for "$suite") $suite main"
 apt_opts+=(-o "APT::Architecture=$debarch" -o "APT::Architectures=$debarch")
@@ -44,11 +45,15 @@ apt-get "${apt_opts[@]}" -qq update ||
 (cd "$work" && apt-get "${apt_opts[@]}" -qq download "busybox-static:$debarch") ||
 	die "apt-get download busybox-static:$debarch from $suite failed"
 deb=$(find "$work" -name 'busybox-static_*.deb' | sed -n 1p)
+[ "$(dpkg-deb -f "$deb" Architecture)" = "$debarch" ] || die "$deb is not for $debarch"
 dpkg-deb -x "$deb" "$work/root"
-grep -q 'statically linked' <<<"$(file "$work/root/bin/busybox")" ||
-	die "$deb holds no static bin/busybox"
+# bin/ until Debian 12, usr/bin/ after the /usr merge
+found=$(find "$work/root" -path '*bin/busybox' -type f | sed -n 1p)
+if [ -z "$found" ] || ! grep -q 'statically linked' <<<"$(file "$found")"; then
+	die "$deb holds no static busybox"
+fi
 mkdir -p "$dir"
-cp "$work/root/bin/busybox" "$bin.tmp"
+cp "$found" "$bin.tmp"
 mv "$bin.tmp" "$bin"
 dpkg-deb -f "$deb" Version >"$dir/version"
 info "busybox-static:$debarch $(cat "$dir/version") from $suite: $bin" >&2

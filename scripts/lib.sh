@@ -189,6 +189,15 @@ hook_anchor() {
 		die "hook $1 has no anchor for $2 in configs/hooks.conf"
 }
 
+# need_fragment_link PATH: fail unless PATH (relative to the top) is a
+# symbolic link to the shared fragment, not a copy of it.
+need_fragment_link() {
+	if [ ! -L "$LWNFS_TOP/$1" ] ||
+		[ "$(readlink -f "$LWNFS_TOP/$1")" != "$(readlink -f "$LWNFS_FRAGMENT")" ]; then
+		die "$1 must be a link to the shared fragment ${LWNFS_FRAGMENT#"$LWNFS_TOP"/}"
+	fi
+}
+
 # scratch_tree BASE SERIES_DIR DIR: the pristine base's version of every
 # file that the patches in SERIES_DIR change, in DIR: enough to apply the
 # series the ways users do without touching the cached tree.

@@ -134,6 +134,15 @@ static uint64_t value(const char *file)
 	return v;
 }
 
+/*
+ * Whether a pointer is set, as an int: the harness prints what it compares
+ * as a 64-bit integer, which a pointer is not on 32-bit machines.
+ */
+static int set(const void *p)
+{
+	return !!p;
+}
+
 /* One write of len bytes at offset 0 through a new open; -errno or count. */
 static ssize_t put(const char *file, const void *data, size_t len)
 {
@@ -158,7 +167,7 @@ FIXTURE(lwnfs) {
 FIXTURE_SETUP(lwnfs)
 {
 	self->dir = lwnfs_mount(NULL);
-	ASSERT_NE(NULL, self->dir);
+	ASSERT_TRUE(set(self->dir));
 	self->counter = strdup(path(self->dir, "counter"));
 }
 
@@ -261,7 +270,7 @@ TEST_F(lwnfs, simple_layout)
 	char names[256], name[16];
 	int i, j;
 
-	ASSERT_NE(NULL, dir);
+	ASSERT_TRUE(set(dir));
 	ASSERT_EQ(4, list_dir(dir, names, sizeof(names)));
 	for (i = 0; i < 4; i++) {
 		snprintf(name, sizeof(name), "counter%d", i);
@@ -284,8 +293,8 @@ TEST_F(lwnfs, instances)
 	char tmpl[] = "/tmp/lwnfs_bind.XXXXXX";
 	char *bind = mkdtemp(tmpl);
 
-	ASSERT_NE(NULL, other);
-	ASSERT_NE(NULL, bind);
+	ASSERT_TRUE(set(other));
+	ASSERT_TRUE(set(bind));
 	ASSERT_EQ(6, put(self->counter, "77777\n", 6));
 	EXPECT_EQ(0, value(path(other, "counter")));
 	EXPECT_EQ(77777, value(self->counter));
@@ -378,7 +387,7 @@ TEST(bad_mount_options)
 	unsigned int i;
 
 	dir = mkdtemp(tmpl);
-	ASSERT_NE(NULL, dir);
+	ASSERT_TRUE(set(dir));
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		errno = 0;
 		EXPECT_EQ(-1, mount("none", dir, "lwnfs", 0, bad[i]))
@@ -408,8 +417,8 @@ TEST_F(lwnfs, owner_options)
 	char *dir = lwnfs_mount("uid=1000,gid=1001,mode=0750");
 	char *simple = lwnfs_mount("layout=simple,uid=1002,gid=1003,mode=1777");
 
-	ASSERT_NE(NULL, dir);
-	ASSERT_NE(NULL, simple);
+	ASSERT_TRUE(set(dir));
+	ASSERT_TRUE(set(simple));
 	expect_owner(_metadata, dir, S_IFDIR | 0750, 1000, 1001);
 	expect_owner(_metadata, path(dir, "counter"), S_IFREG | 0644, 1000, 1001);
 	expect_owner(_metadata, path(dir, "subdir"), S_IFDIR | 0755, 1000, 1001);
@@ -462,7 +471,7 @@ TEST_F(lwnfs, owner_can_write)
 	char *dir = lwnfs_mount("uid=1000,gid=1000");
 	char *counter;
 
-	ASSERT_NE(NULL, dir);
+	ASSERT_TRUE(set(dir));
 	counter = strdup(path(dir, "counter"));
 	EXPECT_EQ(0, as_user(1000, 1000, write_555, counter));
 	EXPECT_EQ(555, value(counter));
@@ -498,16 +507,16 @@ TEST_F(lwnfs, proc_mounts)
 	char *dir = lwnfs_mount("layout=simple,uid=1000,gid=1001,mode=0750");
 	const char *opts;
 
-	ASSERT_NE(NULL, dir);
+	ASSERT_TRUE(set(dir));
 	opts = mount_options(dir);
-	EXPECT_NE(NULL, strstr(opts, ",layout=simple,uid=1000,gid=1001,mode=750"))
+	EXPECT_TRUE(set(strstr(opts, ",layout=simple,uid=1000,gid=1001,mode=750")))
 		TH_LOG("options: %s", opts);
 	opts = mount_options(self->dir);
 	EXPECT_STRNE("", opts);
-	EXPECT_EQ(NULL, strstr(opts, "layout=")) TH_LOG("options: %s", opts);
-	EXPECT_EQ(NULL, strstr(opts, "uid=")) TH_LOG("options: %s", opts);
-	EXPECT_EQ(NULL, strstr(opts, "gid=")) TH_LOG("options: %s", opts);
-	EXPECT_EQ(NULL, strstr(opts, "mode=")) TH_LOG("options: %s", opts);
+	EXPECT_FALSE(set(strstr(opts, "layout="))) TH_LOG("options: %s", opts);
+	EXPECT_FALSE(set(strstr(opts, "uid="))) TH_LOG("options: %s", opts);
+	EXPECT_FALSE(set(strstr(opts, "gid="))) TH_LOG("options: %s", opts);
+	EXPECT_FALSE(set(strstr(opts, "mode="))) TH_LOG("options: %s", opts);
 	lwnfs_umount(dir);
 }
 
@@ -527,11 +536,11 @@ TEST_F(lwnfs, remount_applies)
 	/* options a remount does not name keep their values */
 	ASSERT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT, "mode=0711"));
 	expect_owner(_metadata, self->dir, S_IFDIR | 0711, 1000, 1001);
-	EXPECT_NE(NULL, strstr(mount_options(self->dir), "uid=1000,gid=1001,mode=711"));
+	EXPECT_TRUE(set(strstr(mount_options(self->dir), "uid=1000,gid=1001,mode=711")));
 
 	ASSERT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT, "uid=0,gid=0,mode=0755"));
 	expect_owner(_metadata, sub, S_IFREG | 0644, 0, 0);
-	EXPECT_EQ(NULL, strstr(mount_options(self->dir), "uid="));
+	EXPECT_FALSE(set(strstr(mount_options(self->dir), "uid=")));
 	EXPECT_EQ(78, value(self->counter));
 	free(sub);
 }
@@ -541,7 +550,7 @@ TEST_F(lwnfs, remount_rejects)
 {
 	char *dir = lwnfs_mount("layout=simple,uid=1000");
 
-	ASSERT_NE(NULL, dir);
+	ASSERT_TRUE(set(dir));
 	errno = 0;
 	EXPECT_EQ(-1, mount(NULL, dir, NULL, MS_REMOUNT, "layout=default"));
 	EXPECT_EQ(EINVAL, errno);
@@ -585,7 +594,7 @@ TEST(userns)
 	pid_t pid;
 
 	dir = mkdtemp(tmpl);
-	ASSERT_NE(NULL, dir);
+	ASSERT_TRUE(set(dir));
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
@@ -703,7 +712,7 @@ TEST_F(lwnfs, oversized_writes)
 	char *big;
 
 	big = malloc(sizes[3]);
-	ASSERT_NE(NULL, big);
+	ASSERT_TRUE(set(big));
 	memset(big, '1', sizes[3]);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		ASSERT_EQ(3, put(self->counter, "42\n", 3));
@@ -782,7 +791,7 @@ TEST_F(lwnfs, concurrent_readers)
 
 	vals = mmap(NULL, total * sizeof(*vals), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, vals);
+	ASSERT_TRUE(vals != MAP_FAILED);
 	ASSERT_EQ(11, put(self->counter, "5000000000\n", 11));
 
 	for (i = 0; i < READERS; i++) {
@@ -831,7 +840,7 @@ TEST_F(lwnfs, readers_race_writer)
 
 	vals = mmap(NULL, total * sizeof(*vals), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, vals);
+	ASSERT_TRUE(vals != MAP_FAILED);
 	snprintf(text, sizeof(text), "%llu\n", 1ULL << 32);
 	ASSERT_EQ(strlen(text), put(self->counter, text, strlen(text)));
 
@@ -865,7 +874,7 @@ TEST_F(lwnfs, readers_race_writer)
 			if (vals[r * READS + i] <= vals[r * READS + i - 1])
 				falls++;
 	sorted = malloc(total * sizeof(*sorted));
-	ASSERT_NE(NULL, sorted);
+	ASSERT_TRUE(set(sorted));
 	memcpy(sorted, vals, total * sizeof(*sorted));
 	qsort(sorted, total, sizeof(*sorted), cmp_u64);
 	for (i = 0; i < total; i++) {
@@ -1028,7 +1037,7 @@ TEST_F(lwnfs, no_mmap)
 
 	ASSERT_GE(fd, 0);
 	errno = 0;
-	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0));
+	EXPECT_TRUE(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED);
 	EXPECT_EQ(ENODEV, errno);
 	close(fd);
 }
@@ -1070,35 +1079,66 @@ TEST_F(lwnfs, truncate)
 	EXPECT_EQ(5, value(self->counter));
 }
 
+/* Whether timestamp @a is later than @b. */
+static int ts_later(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec > b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
+}
+
 /*
- * chmod, chown and utimes work as on any file; a write sets mtime and ctime.
- * The old times are relative to now: a board without a real-time clock
- * boots at 1970, where a fixed date would be in the future.
+ * Wait until the coarse real-time clock, which file times come from, has
+ * passed @t: a change of a time set before then is only visible after it.
+ */
+static void wait_past(const struct timespec *t)
+{
+	struct timespec now;
+
+	do {
+		usleep(1000);
+		clock_gettime(CLOCK_REALTIME_COARSE, &now);
+	} while (!ts_later(&now, t));
+}
+
+/*
+ * chmod, chown and utimes work as on any file; a write sets mtime and ctime,
+ * and a rejected write sets neither. The old times are relative to now: a
+ * board without a real-time clock boots at 1970, where a fixed date would
+ * be in the future.
  */
 TEST_F(lwnfs, attributes)
 {
-	time_t now = time(NULL);
-	struct timespec old[2] = { { now - 2000, 0 }, { now - 1000, 0 } };
+	struct timespec now, old[2], ctime;
 	struct stat st;
 
+	ASSERT_EQ(0, clock_gettime(CLOCK_REALTIME_COARSE, &now));
+	old[0] = (struct timespec){ .tv_sec = now.tv_sec - 2000 };
+	old[1] = (struct timespec){ .tv_sec = now.tv_sec - 1000 };
 	ASSERT_EQ(0, chmod(self->counter, 0600));
 	ASSERT_EQ(0, chown(self->counter, 1000, 1001));
 	expect_owner(_metadata, self->counter, S_IFREG | 0600, 1000, 1001);
 	ASSERT_EQ(0, utimensat(AT_FDCWD, self->counter, old, 0));
 	ASSERT_EQ(0, stat(self->counter, &st));
-	EXPECT_EQ(now - 2000, st.st_atim.tv_sec);
-	EXPECT_EQ(now - 1000, st.st_mtim.tv_sec);
+	EXPECT_EQ(now.tv_sec - 2000, st.st_atim.tv_sec);
+	EXPECT_EQ(now.tv_sec - 1000, st.st_mtim.tv_sec);
 
+	/* utimensat() set ctime to the current time: the write must move it */
+	ctime = st.st_ctim;
+	wait_past(&ctime);
 	ASSERT_EQ(3, put(self->counter, "42\n", 3));
 	ASSERT_EQ(0, stat(self->counter, &st));
-	EXPECT_LE(now, st.st_mtim.tv_sec);
-	EXPECT_LE(now, st.st_ctim.tv_sec);
+	EXPECT_LE(now.tv_sec, st.st_mtim.tv_sec);
+	EXPECT_TRUE(ts_later(&st.st_ctim, &ctime));
 
-	/* a rejected write changes no time */
 	ASSERT_EQ(0, utimensat(AT_FDCWD, self->counter, old, 0));
+	ASSERT_EQ(0, stat(self->counter, &st));
+	ctime = st.st_ctim;
+	wait_past(&ctime);
 	EXPECT_EQ(-EINVAL, put(self->counter, "x", 1));
 	ASSERT_EQ(0, stat(self->counter, &st));
-	EXPECT_EQ(now - 1000, st.st_mtim.tv_sec);
+	EXPECT_EQ(now.tv_sec - 1000, st.st_mtim.tv_sec);
+	EXPECT_EQ(ctime.tv_sec, st.st_ctim.tv_sec);
+	EXPECT_EQ(ctime.tv_nsec, st.st_ctim.tv_nsec);
 	EXPECT_EQ(42, value(self->counter));
 }
 
@@ -1166,7 +1206,7 @@ TEST_F(lwnfs, interleaved_reconfigure)
 	close(b);
 	expect_owner(_metadata, self->counter, S_IFREG | 0644, 1000, 2000);
 	opts = mount_options(self->dir);
-	EXPECT_NE(NULL, strstr(opts, "uid=1000,gid=2000")) TH_LOG("options: %s", opts);
+	EXPECT_TRUE(set(strstr(opts, "uid=1000,gid=2000"))) TH_LOG("options: %s", opts);
 }
 
 /* On a read-only mount, reads still take values; writes cannot open. */
