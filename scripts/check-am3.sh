@@ -27,9 +27,10 @@ scratch_repo "$base" "$series" "$repo"
 local_line='source "fs/vendorfs/Kconfig"'
 anchor=$(hook_anchor fs-kconfig "$base")
 at=$(grep -nE -- "$anchor" "$repo/fs/Kconfig" | cut -d: -f1 || true)
-if [ -z "$at" ] || [ "$(wc -l <<<"$at")" -ne 1 ] || [ "$at" -lt 2 ]; then
+if [ -z "$at" ] || [ "$(wc -l <<<"$at")" -ne 1 ]; then
 	die "$base: the fs-kconfig anchor /$anchor/ is not one line of fs/Kconfig"
 fi
+[ "$at" -ge 2 ] || die "$base: the fs-kconfig anchor is fs/Kconfig's first line; there is no line above it to change"
 sed -i "$((at - 1))i $local_line" "$repo/fs/Kconfig"
 git_fixed -C "$repo" commit -q -a -m "fs: add vendorfs (a local change)"
 local_commit=$(git -C "$repo" rev-parse HEAD)

@@ -45,6 +45,7 @@ apt-get "${apt_opts[@]}" -qq update ||
 (cd "$work" && apt-get "${apt_opts[@]}" -qq download "busybox-static:$debarch") ||
 	die "apt-get download busybox-static:$debarch from $suite failed"
 deb=$(find "$work" -name 'busybox-static_*.deb' | sed -n 1p)
+[ -n "$deb" ] || die "apt-get download left no busybox-static .deb"
 [ "$(dpkg-deb -f "$deb" Architecture)" = "$debarch" ] || die "$deb is not for $debarch"
 dpkg-deb -x "$deb" "$work/root"
 # bin/ until Debian 12, usr/bin/ after the /usr merge
