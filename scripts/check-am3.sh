@@ -13,8 +13,7 @@ set -euo pipefail
 
 base=${1:?usage: $0 BASE}
 need_tree "$base"
-series=$LWNFS_TOP/patches/$base
-[ -s "$series/series" ] || die "no series for $base; run: make patches"
+series=$(series_dir "$base")
 mapfile -t patches <"$series/series"
 
 work=$(mktemp -d)

@@ -13,8 +13,7 @@ base=${1:?usage: $0 BASE}
 need_tree "$base"
 need_cmd quilt quilt
 tree=$(tree_dir "$base")
-series=$LWNFS_TOP/patches/$base
-[ -s "$series/series" ] || die "no series for $base; run: make patches"
+series=$(series_dir "$base")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

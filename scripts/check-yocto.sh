@@ -14,8 +14,7 @@ set -euo pipefail
 
 base=${1:?usage: $0 BASE}
 need_tree "$base"
-series=$LWNFS_TOP/patches/$base
-[ -s "$series/series" ] || die "no series for $base; run: make patches"
+series=$(series_dir "$base")
 contrib=$LWNFS_TOP/contrib/yocto
 bbappend=$contrib/linux-yocto_%.bbappend
 for f in "$contrib/lwnfs.scc" "$contrib/lwnfs.cfg" "$bbappend"; do

@@ -145,6 +145,12 @@ series_hash() {
 	(cd "$dir" && sha256sum series "${files[@]}") | sha256sum | cut -c1-16
 }
 
+# series_dir BASE: patches/BASE, which must hold a series.
+series_dir() {
+	[ -s "$LWNFS_TOP/patches/$1/series" ] || die "no series for $1 in patches/$1; run: make patches"
+	echo "$LWNFS_TOP/patches/$1"
+}
+
 # applied_file BASE: where scripts/apply.sh records what the tree holds.
 applied_file() {
 	echo "$(tree_dir "$1")/.git/lwnfs-applied"
