@@ -139,8 +139,8 @@ need_tree() {
 # series_hash BASE: a hash of patches/BASE/ (its series file and the
 # patches it names), recorded in trees and builds made from it.
 series_hash() {
-	local dir=$LWNFS_TOP/patches/$1 files
-	[ -s "$dir/series" ] || die "no series for $1 in patches/$1; run: make patches"
+	local dir files
+	dir=$(series_dir "$1") || exit 1
 	mapfile -t files <"$dir/series"
 	(cd "$dir" && sha256sum series "${files[@]}") | sha256sum | cut -c1-16
 }
