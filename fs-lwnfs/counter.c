@@ -231,10 +231,11 @@ static const struct inode_operations lwnfs_counter_iops = {
 
 /**
  * lwnfs_counter_init() - make a regular-file inode a counter starting at 0
- * @inode: an inode of an instance that is not mounted yet
+ * @inode: a new inode, not yet in the dcache
  *
  * The value is freed with the inode, by lwnfs_free_inode(). It is charged
- * to the memory cgroup of whoever mounts the instance.
+ * to the memory cgroup of the task that makes the file: the mounter for
+ * the built-in files, the creator for the others.
  *
  * Return: 0, or -ENOMEM.
  */

@@ -23,10 +23,17 @@ enum lwnfs_opt {
 	LWNFS_OPT_UID,
 	LWNFS_OPT_GID,
 	LWNFS_OPT_MODE,
+	LWNFS_OPT_MAX_ENTRIES,
 };
 
 /* The root directory's mode unless mode= says otherwise. */
 #define LWNFS_DEFAULT_MODE	0755
+
+/*
+ * How many files and directories an instance holds unless max_entries= says
+ * otherwise: plenty for sequence numbers, little memory on a small board.
+ */
+#define LWNFS_DEFAULT_MAX_ENTRIES	1024
 
 /**
  * struct lwnfs_mount_opts - mount options, kept by the instance
@@ -35,12 +42,15 @@ enum lwnfs_opt {
  *	remount names a new one
  * @gid: group, likewise
  * @mode: permission bits of the root directory, likewise
+ * @max_entries: most files and directories the instance may hold, the root
+ *	not counted; 0 for no limit
  */
 struct lwnfs_mount_opts {
 	enum lwnfs_layout layout;
 	kuid_t uid;
 	kgid_t gid;
 	umode_t mode;
+	unsigned int max_entries;
 };
 
 /**
@@ -57,12 +67,15 @@ struct lwnfs_fs_context {
 /**
  * struct lwnfs_fs_info - one mounted instance of lwnfs
  * @opts_lock: taken to change @opts and to read it from show_options; a
- *	remount, the only writer, also holds the superblock's s_umount
+ *	remount, the only writer, also holds the superblock's s_umount. It
+ *	also guards @entries, which is checked against @opts.max_entries.
  * @opts: the options the instance was mounted with, as remounts changed them
+ * @entries: files and directories the instance holds, the root not counted
  */
 struct lwnfs_fs_info {
-	spinlock_t opts_lock;	/* guards opts; see above */
+	spinlock_t opts_lock;	/* guards opts and entries; see above */
 	struct lwnfs_mount_opts opts;
+	unsigned int entries;
 };
 
 static inline struct lwnfs_fs_info *lwnfs_sb(const struct super_block *sb)

@@ -185,10 +185,17 @@ static void lwnfs_test_fput(void *file)
 	fput(file);
 }
 
+/* Open @name in the instance of @mnt; the file, or an ERR_PTR(). */
+static struct file *lwnfs_test_try_open(struct vfsmount *mnt, const char *name,
+					int flags)
+{
+	return file_open_root_mnt(mnt, name, flags, 0);
+}
+
 static struct file *lwnfs_test_open(struct kunit *test, struct vfsmount *mnt,
 				    const char *name, int flags)
 {
-	struct file *file = file_open_root_mnt(mnt, name, flags, 0);
+	struct file *file = lwnfs_test_try_open(mnt, name, flags);
 
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "open %s: %d", name,
 			       PTR_ERR_OR_ZERO(file));
@@ -316,7 +323,7 @@ static void lwnfs_test_layout_simple(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		for (j = 0; j <= i; j++)
 			KUNIT_EXPECT_EQ(test, (u64)j, lwnfs_test_take(test, f[i]));
-	none = file_open_root_mnt(mnt, "counter", O_RDONLY, 0);
+	none = lwnfs_test_try_open(mnt, "counter", O_RDONLY);
 	KUNIT_EXPECT_EQ(test, -ENOENT, PTR_ERR_OR_ZERO(none));
 	if (!IS_ERR(none))
 		fput(none);
@@ -343,6 +350,82 @@ static void lwnfs_test_statfs(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, 0, vfs_statfs(&root, &st));
 	KUNIT_EXPECT_EQ(test, (long)LWNFS_MAGIC, st.f_type);
+	/* the default max_entries, less counter, subdir and subcounter */
+	KUNIT_EXPECT_EQ(test, (u64)LWNFS_DEFAULT_MAX_ENTRIES, st.f_files);
+	KUNIT_EXPECT_EQ(test, (u64)LWNFS_DEFAULT_MAX_ENTRIES - 3, st.f_ffree);
+}
+
+/* A file made with O_CREAT is a counter of its own, from 0. */
+static void lwnfs_test_create(struct kunit *test)
+{
+	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
+	struct file *f = lwnfs_test_open(test, mnt, "new", O_RDWR | O_CREAT | O_EXCL);
+	struct file *c = lwnfs_test_open(test, mnt, "counter", O_RDWR);
+	struct file *again;
+
+	KUNIT_EXPECT_TRUE(test, S_ISREG(file_inode(f)->i_mode));
+	KUNIT_EXPECT_EQ(test, 0ULL, lwnfs_test_take(test, f));
+	KUNIT_EXPECT_EQ(test, 1ULL, lwnfs_test_take(test, f));
+	KUNIT_ASSERT_EQ(test, 2, lwnfs_test_put(f, "9\n"));
+	KUNIT_EXPECT_EQ(test, 9ULL, lwnfs_test_take(test, f));
+	KUNIT_EXPECT_EQ(test, 0ULL, lwnfs_test_take(test, c));
+	again = lwnfs_test_try_open(mnt, "new", O_RDWR | O_CREAT | O_EXCL);
+	KUNIT_EXPECT_EQ(test, -EEXIST, PTR_ERR_OR_ZERO(again));
+	if (!IS_ERR(again))
+		fput(again);
+}
+
+/* Creating beyond max_entries is ENOSPC, and statfs counts down to it. */
+static void lwnfs_test_max_entries(struct kunit *test)
+{
+	static const char * const opts[] = { "max_entries", "4", NULL };
+	struct vfsmount *mnt = lwnfs_test_mount(test, opts);
+	struct path root = { .mnt = mnt, .dentry = mnt->mnt_root };
+	struct kstatfs st;
+	struct file *f;
+
+	KUNIT_ASSERT_EQ(test, 0, vfs_statfs(&root, &st));
+	KUNIT_EXPECT_EQ(test, 4ULL, st.f_files);
+	KUNIT_EXPECT_EQ(test, 1ULL, st.f_ffree);
+	lwnfs_test_open(test, mnt, "a", O_RDWR | O_CREAT | O_EXCL);
+	KUNIT_ASSERT_EQ(test, 0, vfs_statfs(&root, &st));
+	KUNIT_EXPECT_EQ(test, 0ULL, st.f_ffree);
+	f = lwnfs_test_try_open(mnt, "b", O_RDWR | O_CREAT | O_EXCL);
+	KUNIT_EXPECT_EQ(test, -ENOSPC, PTR_ERR_OR_ZERO(f));
+	if (!IS_ERR(f))
+		fput(f);
+	KUNIT_ASSERT_EQ(test, 0, vfs_statfs(&root, &st));
+	KUNIT_EXPECT_EQ(test, 4ULL, st.f_files);
+	KUNIT_EXPECT_EQ(test, 0ULL, st.f_ffree);
+}
+
+/* A mount whose layout does not fit in max_entries is refused. */
+static void lwnfs_test_max_entries_too_few(struct kunit *test)
+{
+	struct fs_context *fc;
+	struct vfsmount *mnt;
+
+	fc = fs_context_for_mount(&lwnfs_fs_type, SB_KERNMOUNT);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
+	KUNIT_EXPECT_EQ(test, 0, lwnfs_test_param(fc, "max_entries", "2"));
+	mnt = fc_mount(fc);
+	put_fs_context(fc);
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR_OR_ZERO(mnt));
+	if (!IS_ERR(mnt))
+		kern_unmount(mnt);
+}
+
+/* layout=simple is fixed: a create is EPERM. */
+static void lwnfs_test_simple_no_create(struct kunit *test)
+{
+	static const char * const opts[] = { "layout", "simple", NULL };
+	struct vfsmount *mnt = lwnfs_test_mount(test, opts);
+	struct file *f;
+
+	f = lwnfs_test_try_open(mnt, "new", O_RDWR | O_CREAT | O_EXCL);
+	KUNIT_EXPECT_EQ(test, -EPERM, PTR_ERR_OR_ZERO(f));
+	if (!IS_ERR(f))
+		fput(f);
 }
 
 /* Unknown keys and bad values are refused while the context is parsed. */
@@ -385,6 +468,10 @@ static const struct lwnfs_option_case lwnfs_option_cases[] = {
 	{ "mode", "10000", -EINVAL },
 	{ "mode", "0800", -EINVAL },
 	{ "mode", "rwx", -EINVAL },
+	{ "max_entries", "0", 0 },
+	{ "max_entries", "5", 0 },
+	{ "max_entries", "-1", -EINVAL },
+	{ "max_entries", "4294967296", -EINVAL },
 };
 
 static void lwnfs_option_case_desc(const struct lwnfs_option_case *c, char *desc)
@@ -408,7 +495,7 @@ static void lwnfs_test_option(struct kunit *test)
 	ctx = fc->fs_private;
 	opts = &ctx->opts;
 	KUNIT_EXPECT_EQ(test, c->err, lwnfs_test_param(fc, c->key, c->value));
-	if (c->err || kstrtouint(c->value, c->key[0] == 'm' ? 8 : 10, &n))
+	if (c->err || kstrtouint(c->value, strcmp(c->key, "mode") ? 10 : 8, &n))
 		n = ~0U;
 	/* only an accepted option counts as named, for a remount */
 	KUNIT_EXPECT_EQ(test, c->err ? 0U : 1U, hweight32(ctx->seen));
@@ -419,6 +506,8 @@ static void lwnfs_test_option(struct kunit *test)
 			__kgid_val(opts->gid));
 	KUNIT_EXPECT_EQ(test, !strcmp(c->key, "mode") && !c->err ? n : 0755,
 			(unsigned int)opts->mode);
+	KUNIT_EXPECT_EQ(test, !strcmp(c->key, "max_entries") && !c->err ?
+			n : LWNFS_DEFAULT_MAX_ENTRIES, opts->max_entries);
 	put_fs_context(fc);
 }
 
@@ -577,6 +666,10 @@ static struct kunit_case lwnfs_test_cases[] = {
 	KUNIT_CASE(lwnfs_test_layout_simple),
 	KUNIT_CASE(lwnfs_test_instances),
 	KUNIT_CASE(lwnfs_test_statfs),
+	KUNIT_CASE(lwnfs_test_create),
+	KUNIT_CASE(lwnfs_test_max_entries),
+	KUNIT_CASE(lwnfs_test_max_entries_too_few),
+	KUNIT_CASE(lwnfs_test_simple_no_create),
 	KUNIT_CASE(lwnfs_test_bad_options),
 	KUNIT_CASE_PARAM(lwnfs_test_option, lwnfs_option_gen_params),
 	KUNIT_CASE(lwnfs_test_owner),

@@ -4,8 +4,10 @@
  * filesystems" (2003), on today's mount API.
  *
  * Every mount is a new instance with its own counters, all starting at 0.
- * The files are made once, when the instance is set up, and their dentries
- * are pinned so that they live as long as the superblock.
+ * The default layout starts with the article's files, and users can create
+ * and remove counters and directories in it, up to max_entries of them.
+ * Nothing backs an entry but the dcache, so each dentry is pinned for as
+ * long as it has a name. layout=simple is the article's fixed directory.
  */
 
 #include <linux/fs.h>
@@ -17,6 +19,7 @@
 #include <linux/namei.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/statfs.h>
 
 #include "lwnfs.h"
 
@@ -31,6 +34,8 @@ enum {
 };
 
 static const struct super_operations lwnfs_super_ops;
+static const struct inode_operations lwnfs_dir_iops;
+static const struct inode_operations lwnfs_simple_dir_iops;
 
 static struct inode *lwnfs_new_inode(struct super_block *sb, umode_t mode,
 				     unsigned long ino)
@@ -47,20 +52,48 @@ static struct inode *lwnfs_new_inode(struct super_block *sb, umode_t mode,
 
 static void lwnfs_init_dir(struct inode *inode)
 {
-	inode->i_op = &simple_dir_inode_operations;
+	inode->i_op = &lwnfs_dir_iops;
 	inode->i_fop = &simple_dir_operations;
 	/* "." and the entry in the parent */
 	set_nlink(inode, 2);
 }
 
 /*
+ * Take one of the instance's max_entries for a new file or directory. It is
+ * given back by lwnfs_uncharge() when the name goes, not when the inode
+ * does: an unlinked counter still open is no longer an entry.
+ */
+static int lwnfs_charge(struct super_block *sb)
+{
+	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
+	int ret = -ENOSPC;
+
+	spin_lock(&fsi->opts_lock);
+	if (!fsi->opts.max_entries || fsi->entries < fsi->opts.max_entries) {
+		fsi->entries++;
+		ret = 0;
+	}
+	spin_unlock(&fsi->opts_lock);
+	return ret;
+}
+
+static void lwnfs_uncharge(struct super_block *sb)
+{
+	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
+
+	spin_lock(&fsi->opts_lock);
+	fsi->entries--;
+	spin_unlock(&fsi->opts_lock);
+}
+
+/*
  * Instantiate @dentry with @inode and pin it: nothing on disk backs it, so it
- * must stay in the dcache until the superblock goes away.
+ * must stay in the dcache for as long as it has a name. The caller's own
+ * reference to @dentry is left to the caller.
  */
 static void lwnfs_pin(struct dentry *dentry, struct inode *inode)
 {
 	d_make_persistent(dentry, inode);
-	dput(dentry);
 }
 
 /*
@@ -74,13 +107,160 @@ static void lwnfs_kill_pinned(struct super_block *sb)
 }
 
 /**
- * lwnfs_add() - add a counter file or a directory to the instance
+ * lwnfs_new_entry() - make the inode of a new file or directory
+ * @sb: the instance
+ * @mode: its type and permissions; a regular file becomes a counter at 0
+ *
+ * The entry is charged against max_entries. The inode and the counter's
+ * value are charged to the memory cgroup of the task that makes them.
+ *
+ * Return: the inode, or ERR_PTR(-ENOSPC) when the instance is full, or
+ * ERR_PTR(-ENOMEM).
+ */
+static struct inode *lwnfs_new_entry(struct super_block *sb, umode_t mode)
+{
+	struct inode *inode;
+	int ret;
+
+	ret = lwnfs_charge(sb);
+	if (ret)
+		return ERR_PTR(ret);
+	inode = lwnfs_new_inode(sb, mode, get_next_ino());
+	if (!inode)
+		goto nomem;
+	if (S_ISDIR(mode))
+		lwnfs_init_dir(inode);
+	else if (lwnfs_counter_init(inode))
+		goto nomem_iput;
+	return inode;
+
+nomem_iput:
+	iput(inode);
+nomem:
+	lwnfs_uncharge(sb);
+	return ERR_PTR(-ENOMEM);
+}
+
+/* Give @inode its name in @dir, pinned until it is removed. */
+static void lwnfs_link_entry(struct inode *dir, struct dentry *dentry,
+			     struct inode *inode)
+{
+	inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
+	if (S_ISDIR(inode->i_mode))
+		inc_nlink(dir);
+	lwnfs_pin(dentry, inode);
+}
+
+/*
+ * A file or directory a user makes: owned by the caller's fsuid and fsgid
+ * (or the directory's group if it is setgid), with the mode the VFS made
+ * from the call and the umask.
+ */
+static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
+		      struct dentry *dentry, umode_t mode)
+{
+	struct inode *inode;
+
+	inode = lwnfs_new_entry(dir->i_sb, mode);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	inode_init_owner(idmap, inode, dir, mode);
+	lwnfs_link_entry(dir, dentry, inode);
+	return 0;
+}
+
+static int lwnfs_create(struct mnt_idmap *idmap, struct inode *dir,
+			struct dentry *dentry, umode_t mode)
+{
+	return lwnfs_make(idmap, dir, dentry, S_IFREG | mode);
+}
+
+static struct dentry *lwnfs_mkdir(struct mnt_idmap *idmap, struct inode *dir,
+				  struct dentry *dentry, umode_t mode)
+{
+	return ERR_PTR(lwnfs_make(idmap, dir, dentry, S_IFDIR | mode));
+}
+
+/* simple_unlink() and simple_rmdir() drop the pin lwnfs_pin() took. */
+static int lwnfs_unlink(struct inode *dir, struct dentry *dentry)
+{
+	int ret = simple_unlink(dir, dentry);
+
+	if (!ret)
+		lwnfs_uncharge(dir->i_sb);
+	return ret;
+}
+
+static int lwnfs_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	int ret = simple_rmdir(dir, dentry);
+
+	if (!ret)
+		lwnfs_uncharge(dir->i_sb);
+	return ret;
+}
+
+/*
+ * simple_rename() keeps the inodes, and so the counters' values. A target
+ * it replaces is unlinked, and its entry given back; an exchange keeps both.
+ */
+static int lwnfs_rename(struct mnt_idmap *idmap, struct inode *old_dir,
+			struct dentry *old_dentry, struct inode *new_dir,
+			struct dentry *new_dentry, unsigned int flags)
+{
+	bool replaces = d_really_is_positive(new_dentry) &&
+			!(flags & RENAME_EXCHANGE);
+	int ret;
+
+	ret = simple_rename(idmap, old_dir, old_dentry, new_dir, new_dentry,
+			    flags);
+	if (!ret && replaces)
+		lwnfs_uncharge(old_dir->i_sb);
+	return ret;
+}
+
+/*
+ * The default layout's directories. Only counters and directories can be
+ * made: with no ->mknod, ->symlink or ->link the VFS refuses devices,
+ * fifos, sockets, symlinks and hard links with EPERM.
+ */
+static const struct inode_operations lwnfs_dir_iops = {
+	.lookup		= simple_lookup,
+	.create		= lwnfs_create,
+	.mkdir		= lwnfs_mkdir,
+	.unlink		= lwnfs_unlink,
+	.rmdir		= lwnfs_rmdir,
+	.rename		= lwnfs_rename,
+};
+
+/*
+ * layout=simple keeps the article's four files. Without ->mkdir, ->unlink,
+ * ->rmdir and ->rename the VFS refuses those with EPERM; without ->create
+ * it would refuse a create with EACCES, which reads as a permission
+ * problem, so ->create says EPERM itself.
+ */
+static int lwnfs_create_refused(struct mnt_idmap *idmap, struct inode *dir,
+				struct dentry *dentry, umode_t mode)
+{
+	return -EPERM;
+}
+
+static const struct inode_operations lwnfs_simple_dir_iops = {
+	.lookup		= simple_lookup,
+	.create		= lwnfs_create_refused,
+};
+
+/**
+ * lwnfs_add() - add one of the layout's files or directories to the instance
  * @parent: the directory to add it to
  * @name: its name
  * @mode: its type and permissions
  *
- * Return: the new dentry, which stays pinned until the instance goes away
- * (the caller gets no reference of its own), or ERR_PTR(-ENOMEM).
+ * It is made as a create from user space makes an entry: under the
+ * directory's lock, after a lookup of the name.
+ *
+ * Return: the new dentry, which stays pinned as long as it has a name (the
+ * caller gets no reference of its own), or an ERR_PTR().
  */
 static struct dentry *lwnfs_add(struct dentry *parent, const char *name,
 				umode_t mode)
@@ -88,25 +268,17 @@ static struct dentry *lwnfs_add(struct dentry *parent, const char *name,
 	struct dentry *dentry;
 	struct inode *inode;
 
-	dentry = d_alloc_name(parent, name);
-	if (!dentry)
-		return ERR_PTR(-ENOMEM);
-	inode = lwnfs_new_inode(parent->d_sb, mode, get_next_ino());
-	if (!inode)
-		goto fail;
-	if (S_ISDIR(mode)) {
-		lwnfs_init_dir(inode);
-		inc_nlink(d_inode(parent));
-	} else if (lwnfs_counter_init(inode)) {
-		iput(inode);
-		goto fail;
+	dentry = simple_start_creating(parent, name);
+	if (IS_ERR(dentry))
+		return dentry;
+	inode = lwnfs_new_entry(parent->d_sb, mode);
+	if (IS_ERR(inode)) {
+		simple_done_creating(dentry);
+		return ERR_CAST(inode);
 	}
-	lwnfs_pin(dentry, inode);
+	lwnfs_link_entry(d_inode(parent), dentry, inode);
+	simple_done_creating(dentry);
 	return dentry;
-
-fail:
-	dput(dentry);
-	return ERR_PTR(-ENOMEM);
 }
 
 /*
@@ -132,6 +304,13 @@ static int lwnfs_fill_simple(struct super_block *sb)
 	struct dentry *dentry;
 	int ret;
 
+	/* Its files count against max_entries as any entry does. */
+	for (file = &lwnfs_simple_files[LWNFS_FIRST_INO]; file->name[0]; file++) {
+		ret = lwnfs_charge(sb);
+		if (ret)
+			return ret;
+	}
+
 	ret = simple_fill_super(sb, LWNFS_MAGIC, lwnfs_simple_files);
 	/*
 	 * simple_fill_super() installs libfs's super_operations. Ours go back
@@ -140,6 +319,7 @@ static int lwnfs_fill_simple(struct super_block *sb)
 	sb->s_op = &lwnfs_super_ops;
 	if (ret)
 		return ret;
+	d_inode(sb->s_root)->i_op = &lwnfs_simple_dir_iops;
 
 	for (file = &lwnfs_simple_files[LWNFS_FIRST_INO]; file->name[0]; file++) {
 		dentry = lookup_noperm_unlocked(&QSTR(file->name), sb->s_root);
@@ -252,6 +432,9 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 		ret = lwnfs_fill_simple(sb);
 	else
 		ret = lwnfs_fill_default(sb);
+	if (ret == -ENOSPC)
+		return invalfc(fc, "max_entries=%u is fewer than the layout's files",
+			       ctx->opts.max_entries);
 	if (ret)
 		return ret;
 
@@ -294,11 +477,34 @@ static int lwnfs_show_options(struct seq_file *m, struct dentry *root)
 		seq_printf(m, ",gid=%u", from_kgid_munged(seq_user_ns(m), opts.gid));
 	if (opts.mode != LWNFS_DEFAULT_MODE)
 		seq_printf(m, ",mode=%o", opts.mode);
+	if (opts.max_entries != LWNFS_DEFAULT_MAX_ENTRIES)
+		seq_printf(m, ",max_entries=%u", opts.max_entries);
+	return 0;
+}
+
+/*
+ * As tmpfs reports its inodes: f_files is max_entries and f_ffree what is
+ * left of it, both 0 when there is no limit.
+ */
+static int lwnfs_statfs(struct dentry *dentry, struct kstatfs *buf)
+{
+	struct lwnfs_fs_info *fsi = lwnfs_sb(dentry->d_sb);
+	int ret;
+
+	ret = simple_statfs(dentry, buf);
+	if (ret)
+		return ret;
+	spin_lock(&fsi->opts_lock);
+	if (fsi->opts.max_entries) {
+		buf->f_files = fsi->opts.max_entries;
+		buf->f_ffree = fsi->opts.max_entries - fsi->entries;
+	}
+	spin_unlock(&fsi->opts_lock);
 	return 0;
 }
 
 static const struct super_operations lwnfs_super_ops = {
-	.statfs		= simple_statfs,
+	.statfs		= lwnfs_statfs,
 	.free_inode	= lwnfs_free_inode,
 	.show_options	= lwnfs_show_options,
 };
@@ -314,6 +520,7 @@ static const struct fs_parameter_spec lwnfs_fs_parameters[] = {
 	fsparam_uid("uid", LWNFS_OPT_UID),
 	fsparam_gid("gid", LWNFS_OPT_GID),
 	fsparam_u32oct("mode", LWNFS_OPT_MODE),
+	fsparam_u32("max_entries", LWNFS_OPT_MAX_ENTRIES),
 	{}
 };
 
@@ -349,6 +556,9 @@ static int lwnfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 				       result.uint_32);
 		ctx->opts.mode = result.uint_32;
 		break;
+	case LWNFS_OPT_MAX_ENTRIES:
+		ctx->opts.max_entries = result.uint_32;
+		break;
 	}
 	ctx->seen |= BIT(opt);
 	return 0;
@@ -363,7 +573,8 @@ static int lwnfs_get_tree(struct fs_context *fc)
  * A remount changes only the options it names, and of those only the ones
  * whose value differs from the instance's, so that repeating an option does
  * not undo a chown(2) or chmod(2) made since. A new uid= or gid= goes to
- * every inode, a new mode= to the root directory. The layout is fixed when
+ * every inode, a new mode= to the root directory. A new max_entries= may
+ * not be below the entries the instance holds. The layout is fixed when
  * the instance is made, since its files exist; the counters keep their
  * values.
  *
@@ -377,7 +588,7 @@ static int lwnfs_reconfigure(struct fs_context *fc)
 	struct super_block *sb = fc->root->d_sb;
 	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
 	const struct lwnfs_mount_opts *new = &ctx->opts, *cur = &fsi->opts;
-	unsigned int change = 0;
+	unsigned int change = 0, entries;
 
 	if ((ctx->seen & BIT(LWNFS_OPT_LAYOUT)) && new->layout != cur->layout)
 		return invalfc(fc, "layout cannot be changed on remount");
@@ -388,14 +599,27 @@ static int lwnfs_reconfigure(struct fs_context *fc)
 		change |= BIT(LWNFS_OPT_GID);
 	if ((ctx->seen & BIT(LWNFS_OPT_MODE)) && new->mode != cur->mode)
 		change |= BIT(LWNFS_OPT_MODE);
+	if ((ctx->seen & BIT(LWNFS_OPT_MAX_ENTRIES)) &&
+	    new->max_entries != cur->max_entries)
+		change |= BIT(LWNFS_OPT_MAX_ENTRIES);
 
 	spin_lock(&fsi->opts_lock);
+	/* checked under the lock that creators take, so none can slip past */
+	if ((change & BIT(LWNFS_OPT_MAX_ENTRIES)) && new->max_entries &&
+	    new->max_entries < fsi->entries) {
+		entries = fsi->entries;
+		spin_unlock(&fsi->opts_lock);
+		return invalfc(fc, "max_entries=%u is below the %u entries in use",
+			       new->max_entries, entries);
+	}
 	if (change & BIT(LWNFS_OPT_UID))
 		fsi->opts.uid = new->uid;
 	if (change & BIT(LWNFS_OPT_GID))
 		fsi->opts.gid = new->gid;
 	if (change & BIT(LWNFS_OPT_MODE))
 		fsi->opts.mode = new->mode;
+	if (change & BIT(LWNFS_OPT_MAX_ENTRIES))
+		fsi->opts.max_entries = new->max_entries;
 	spin_unlock(&fsi->opts_lock);
 
 	if (change & (BIT(LWNFS_OPT_UID) | BIT(LWNFS_OPT_GID)))
@@ -433,6 +657,7 @@ static int lwnfs_init_fs_context(struct fs_context *fc)
 	ctx->opts.uid = GLOBAL_ROOT_UID;
 	ctx->opts.gid = GLOBAL_ROOT_GID;
 	ctx->opts.mode = LWNFS_DEFAULT_MODE;
+	ctx->opts.max_entries = LWNFS_DEFAULT_MAX_ENTRIES;
 
 	fc->fs_private = ctx;
 	fc->ops = &lwnfs_context_ops;

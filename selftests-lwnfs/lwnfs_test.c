@@ -20,6 +20,7 @@
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1347,6 +1348,578 @@ TEST_F(lwnfs, concurrent_remounts)
 	ASSERT_EQ(0, stat(self->counter, &st));
 	EXPECT_EQ(first[0] + REMOUNTS, st.st_uid);
 	EXPECT_EQ(first[1] + REMOUNTS, st.st_gid);
+}
+
+/* ---- counters users create ---- */
+
+/* -errno if a call returning -1 failed, else 0 */
+static int ok(int ret)
+{
+	return ret == -1 ? -errno : 0;
+}
+
+/* Create a new file with O_EXCL, as touch does for a new name; 0 or -errno. */
+static int touch(const char *file, mode_t mode)
+{
+	int fd = open(file, O_CREAT | O_EXCL | O_WRONLY, mode);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* statfs's f_files and f_ffree as "files/free", or "error". */
+static const char *entries(const char *dir)
+{
+	static char buf[64];
+	struct statfs st;
+
+	if (statfs(dir, &st))
+		return "error";
+	snprintf(buf, sizeof(buf), "%llu/%llu", (unsigned long long)st.f_files,
+		 (unsigned long long)st.f_ffree);
+	return buf;
+}
+
+static nlink_t links(const char *file)
+{
+	struct stat st;
+
+	return stat(file, &st) ? 0 : st.st_nlink;
+}
+
+/* A created file is a counter like the built-in ones, from 0. */
+TEST_F(lwnfs, create_counter)
+{
+	char *jobs = strdup(path(self->dir, "jobs"));
+	mode_t old = umask(027);
+	int fd;
+
+	EXPECT_EQ(0, touch(jobs, 0666));
+	EXPECT_EQ(0, ok(mknod(path(self->dir, "made"), S_IFREG | 0600, 0)));
+	umask(old);
+	expect_owner(_metadata, jobs, S_IFREG | 0640, 0, 0);
+	expect_owner(_metadata, path(self->dir, "made"), S_IFREG | 0600, 0, 0);
+	EXPECT_EQ(0, value(path(self->dir, "made")));
+	EXPECT_EQ(0, value(jobs));
+	EXPECT_EQ(1, value(jobs));
+	EXPECT_EQ(3, put(jobs, "41\n", 3));
+	EXPECT_EQ(41, value(jobs));
+	EXPECT_EQ(-EINVAL, put(jobs, "+1\n", 3));
+	EXPECT_EQ(-EINVAL, put(jobs, "", 0));
+	EXPECT_EQ(42, value(jobs));
+	/* an existing name is opened, not made again */
+	EXPECT_EQ(-EEXIST, touch(jobs, 0644));
+	fd = open(jobs, O_CREAT | O_RDONLY, 0644);
+	EXPECT_GE(fd, 0);
+	close(fd);
+	EXPECT_EQ(43, value(jobs));
+	/* the built-in counter did not move */
+	EXPECT_EQ(0, value(self->counter));
+	free(jobs);
+}
+
+/* Create in the child as whoever as_user() made it, with umask 022. */
+static int create_as(const char *file)
+{
+	umask(022);
+	return touch(file, 0666) ? 1 : 0;
+}
+
+static int unlink_as(const char *file)
+{
+	return unlink(file) ? errno : 0;
+}
+
+/* A created counter belongs to its creator's fsuid and fsgid. */
+TEST_F(lwnfs, create_owner)
+{
+	char *dir = lwnfs_mount("mode=1777");
+	char *mine;
+
+	ASSERT_TRUE(set(dir));
+	mine = strdup(path(dir, "mine"));
+	EXPECT_EQ(0, as_user(1000, 1001, create_as, mine));
+	expect_owner(_metadata, mine, S_IFREG | 0644, 1000, 1001);
+	/* the sticky root keeps others from removing it */
+	EXPECT_EQ(EPERM, as_user(1002, 1002, unlink_as, mine));
+	EXPECT_EQ(0, as_user(1000, 1001, unlink_as, mine));
+	free(mine);
+	lwnfs_umount(dir);
+}
+
+/* With uid=, a service user manages its counters; others cannot. */
+TEST_F(lwnfs, service_user)
+{
+	char *dir = lwnfs_mount("uid=1000,gid=1000");
+	char *jobs;
+
+	ASSERT_TRUE(set(dir));
+	jobs = strdup(path(dir, "jobs"));
+	EXPECT_EQ(0, as_user(1000, 1000, create_as, jobs));
+	expect_owner(_metadata, jobs, S_IFREG | 0644, 1000, 1000);
+	EXPECT_EQ(1, as_user(1002, 1002, create_as, path(dir, "theirs")));
+	EXPECT_EQ(EACCES, as_user(1002, 1002, unlink_as, jobs));
+	EXPECT_EQ(0, value(jobs));
+	EXPECT_EQ(0, as_user(1000, 1000, unlink_as, jobs));
+	EXPECT_EQ(-ENOENT, ok(access(jobs, F_OK)));
+	free(jobs);
+	lwnfs_umount(dir);
+}
+
+/* Only counters and directories: other kinds of node are EPERM. */
+TEST_F(lwnfs, other_types_refused)
+{
+	char names[256];
+
+	EXPECT_EQ(-EPERM, ok(mkfifo(path(self->dir, "fifo"), 0644)));
+	EXPECT_EQ(-EPERM, ok(mknod(path(self->dir, "sock"), S_IFSOCK | 0644, 0)));
+	EXPECT_EQ(-EPERM, ok(mknod(path(self->dir, "null"), S_IFCHR | 0644,
+				   makedev(1, 3))));
+	EXPECT_EQ(-EPERM, ok(mknod(path(self->dir, "blk"), S_IFBLK | 0644,
+				   makedev(7, 0))));
+	EXPECT_EQ(-EPERM, ok(symlink("counter", path(self->dir, "link"))));
+	EXPECT_EQ(-EPERM, ok(link(self->counter, path(self->dir, "hard"))));
+	EXPECT_EQ(-EOPNOTSUPP, ok(open(self->dir, O_TMPFILE | O_RDWR, 0600)));
+	EXPECT_EQ(2, list_dir(self->dir, names, sizeof(names)));
+	EXPECT_STREQ("1024/1021", entries(self->dir));
+}
+
+/* mkdir nests; rmdir takes only an empty directory. */
+TEST_F(lwnfs, directories)
+{
+	char a[PATH_MAX], b[PATH_MAX], c[PATH_MAX];
+	mode_t old = umask(022);
+
+	snprintf(a, sizeof(a), "%s/a", self->dir);
+	snprintf(b, sizeof(b), "%s/a/b", self->dir);
+	snprintf(c, sizeof(c), "%s/a/b/c", self->dir);
+	EXPECT_EQ(0, ok(mkdir(a, 0777)));
+	EXPECT_EQ(0, ok(mkdir(b, 0700)));
+	umask(old);
+	EXPECT_EQ(-EEXIST, ok(mkdir(a, 0777)));
+	EXPECT_EQ(0, touch(c, 0644));
+	expect_owner(_metadata, a, S_IFDIR | 0755, 0, 0);
+	expect_owner(_metadata, b, S_IFDIR | 0700, 0, 0);
+	EXPECT_EQ(3, links(a));
+	EXPECT_EQ(2, links(b));
+	EXPECT_EQ(4, links(self->dir));
+	EXPECT_EQ(3, put(c, "12\n", 3));
+	EXPECT_EQ(12, value(c));
+	EXPECT_STREQ("1024/1018", entries(self->dir));
+
+	EXPECT_EQ(-ENOTEMPTY, ok(rmdir(a)));
+	EXPECT_EQ(-ENOTEMPTY, ok(rmdir(b)));
+	EXPECT_EQ(-ENOTDIR, ok(rmdir(c)));
+	EXPECT_EQ(-EISDIR, ok(unlink(b)));
+	EXPECT_EQ(13, value(c));
+	EXPECT_EQ(0, ok(unlink(c)));
+	EXPECT_EQ(0, ok(rmdir(b)));
+	EXPECT_EQ(0, ok(rmdir(a)));
+	EXPECT_EQ(-ENOENT, ok(access(a, F_OK)));
+	EXPECT_EQ(3, links(self->dir));
+	EXPECT_STREQ("1024/1021", entries(self->dir));
+}
+
+/* An unlinked counter stays usable through an open descriptor. */
+TEST_F(lwnfs, unlink_while_open)
+{
+	char buf[32];
+	struct stat st;
+	int fd;
+
+	ASSERT_EQ(3, put(self->counter, "70\n", 3));
+	fd = open(self->counter, O_RDWR);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(0, ok(unlink(self->counter)));
+	EXPECT_EQ(-ENOENT, ok(access(self->counter, F_OK)));
+	EXPECT_STREQ("1024/1022", entries(self->dir));
+	ASSERT_EQ(0, fstat(fd, &st));
+	EXPECT_EQ(0, st.st_nlink);
+	EXPECT_EQ(3, pread(fd, buf, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "70\n", 3));
+	EXPECT_EQ(2, pwrite(fd, "9\n", 2, 0));
+	EXPECT_EQ(2, pread(fd, buf, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "9\n", 2));
+	/* the name is free again, for a new counter of its own */
+	EXPECT_EQ(0, touch(self->counter, 0644));
+	EXPECT_EQ(0, value(self->counter));
+	EXPECT_EQ(2, pread(fd, buf, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "10", 2));
+	close(fd);
+	EXPECT_EQ(1, value(self->counter));
+}
+
+/* A rename moves the counter with its value; the usual rules apply. */
+TEST_F(lwnfs, rename_keeps_value)
+{
+	char moved[PATH_MAX], other[PATH_MAX], dir2[PATH_MAX];
+
+	snprintf(moved, sizeof(moved), "%s/dir2/moved", self->dir);
+	snprintf(other, sizeof(other), "%s/other", self->dir);
+	snprintf(dir2, sizeof(dir2), "%s/dir2", self->dir);
+	ASSERT_EQ(3, put(self->counter, "55\n", 3));
+	EXPECT_EQ(0, ok(rename(path(self->dir, "subdir"), dir2)));
+	EXPECT_EQ(0, ok(rename(self->counter, moved)));
+	EXPECT_EQ(-ENOENT, ok(access(self->counter, F_OK)));
+	EXPECT_EQ(55, value(moved));
+
+	ASSERT_EQ(0, touch(other, 0644));
+	ASSERT_EQ(3, put(other, "77\n", 3));
+	EXPECT_EQ(-EEXIST, ok(renameat2(AT_FDCWD, other, AT_FDCWD, moved,
+					RENAME_NOREPLACE)));
+	EXPECT_EQ(56, value(moved));
+	EXPECT_STREQ("1024/1020", entries(self->dir));
+	/* replacing a name frees the entry it had */
+	EXPECT_EQ(0, ok(rename(other, moved)));
+	EXPECT_EQ(-ENOENT, ok(access(other, F_OK)));
+	EXPECT_EQ(77, value(moved));
+	EXPECT_STREQ("1024/1021", entries(self->dir));
+
+	/* the directory moved with what it held */
+	EXPECT_EQ(0, value(path(self->dir, "dir2/subcounter")));
+	EXPECT_EQ(-ENOENT, ok(access(path(self->dir, "subdir"), F_OK)));
+	EXPECT_EQ(0, ok(mkdir(path(self->dir, "full"), 0755)));
+	EXPECT_EQ(-ENOTEMPTY, ok(rename(path(self->dir, "full"), dir2)));
+	EXPECT_EQ(-EINVAL, ok(rename(dir2, path(self->dir, "dir2/x"))));
+	EXPECT_EQ(-ENOTDIR, ok(rename(path(self->dir, "full"), moved)));
+	EXPECT_EQ(78, value(moved));
+}
+
+/* RENAME_EXCHANGE swaps two names, and so their values. */
+TEST_F(lwnfs, rename_exchange)
+{
+	char *sub = strdup(path(self->dir, "subdir/subcounter"));
+
+	ASSERT_EQ(2, put(self->counter, "1\n", 2));
+	ASSERT_EQ(2, put(sub, "2\n", 2));
+	EXPECT_EQ(0, ok(renameat2(AT_FDCWD, self->counter, AT_FDCWD, sub,
+				  RENAME_EXCHANGE)));
+	EXPECT_EQ(2, value(self->counter));
+	EXPECT_EQ(1, value(sub));
+	EXPECT_STREQ("1024/1021", entries(self->dir));
+	free(sub);
+}
+
+/* counter, subdir and subcounter are ordinary entries. */
+TEST_F(lwnfs, builtins_removable)
+{
+	char *sub = strdup(path(self->dir, "subdir/subcounter"));
+	char *subdir = strdup(path(self->dir, "subdir"));
+	char names[256];
+
+	ASSERT_EQ(3, put(self->counter, "99\n", 3));
+	EXPECT_EQ(0, ok(unlink(self->counter)));
+	EXPECT_EQ(0, ok(unlink(sub)));
+	EXPECT_EQ(0, ok(rmdir(subdir)));
+	EXPECT_EQ(0, list_dir(self->dir, names, sizeof(names)));
+	EXPECT_STREQ("1024/1024", entries(self->dir));
+	EXPECT_EQ(0, touch(self->counter, 0644));
+	EXPECT_EQ(0, ok(mkdir(subdir, 0755)));
+	EXPECT_EQ(0, touch(sub, 0644));
+	EXPECT_EQ(0, value(self->counter));
+	EXPECT_EQ(0, value(sub));
+	EXPECT_STREQ("1024/1021", entries(self->dir));
+	free(subdir);
+	free(sub);
+}
+
+/* max_entries bounds files and directories; statfs shows what is left. */
+TEST_F(lwnfs, max_entries)
+{
+	char *dir = lwnfs_mount("max_entries=5");
+	char a[PATH_MAX], b[PATH_MAX];
+	const char *opts;
+
+	ASSERT_TRUE(set(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	EXPECT_STREQ("5/2", entries(dir));
+	EXPECT_EQ(0, touch(a, 0644));
+	EXPECT_EQ(0, ok(mkdir(b, 0755)));
+	EXPECT_STREQ("5/0", entries(dir));
+	EXPECT_EQ(-ENOSPC, touch(path(dir, "c"), 0644));
+	EXPECT_EQ(-ENOSPC, ok(mkdir(path(dir, "d"), 0755)));
+	EXPECT_EQ(-ENOSPC, touch(path(dir, "subdir/e"), 0644));
+	EXPECT_EQ(-ENOENT, ok(access(path(dir, "c"), F_OK)));
+	EXPECT_EQ(-ENOENT, ok(access(path(dir, "d"), F_OK)));
+	EXPECT_STREQ("5/0", entries(dir));
+	/* a full instance still reads and writes, and renames in place */
+	EXPECT_EQ(0, value(a));
+	EXPECT_EQ(0, ok(rename(a, path(dir, "subdir/a"))));
+	EXPECT_EQ(1, value(path(dir, "subdir/a")));
+	EXPECT_EQ(0, ok(rmdir(b)));
+	EXPECT_STREQ("5/1", entries(dir));
+	EXPECT_EQ(0, touch(path(dir, "c"), 0644));
+	EXPECT_STREQ("5/0", entries(dir));
+
+	opts = mount_options(dir);
+	EXPECT_TRUE(set(strstr(opts, ",max_entries=5"))) TH_LOG("options: %s", opts);
+	opts = mount_options(self->dir);
+	EXPECT_FALSE(set(strstr(opts, "max_entries="))) TH_LOG("options: %s", opts);
+	EXPECT_STREQ("1024/1021", entries(self->dir));
+	lwnfs_umount(dir);
+}
+
+/* A remount may move max_entries, but not below what is in use. */
+TEST_F(lwnfs, max_entries_remount)
+{
+	ASSERT_EQ(0, touch(path(self->dir, "a"), 0644));
+	errno = 0;
+	EXPECT_EQ(-1, mount(NULL, self->dir, NULL, MS_REMOUNT, "max_entries=3"));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_STREQ("1024/1020", entries(self->dir));
+	errno = 0;
+	EXPECT_EQ(-1, mount(NULL, self->dir, NULL, MS_REMOUNT,
+			    "mode=0700,max_entries=2"));
+	EXPECT_EQ(EINVAL, errno);
+	expect_owner(_metadata, self->dir, S_IFDIR | 0755, 0, 0);
+	EXPECT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT, "max_entries=4"));
+	EXPECT_STREQ("4/0", entries(self->dir));
+	EXPECT_TRUE(set(strstr(mount_options(self->dir), ",max_entries=4")));
+	EXPECT_EQ(-ENOSPC, touch(path(self->dir, "b"), 0644));
+	EXPECT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT, "max_entries=0"));
+	EXPECT_STREQ("0/0", entries(self->dir));
+	EXPECT_TRUE(set(strstr(mount_options(self->dir), ",max_entries=0")));
+	EXPECT_EQ(0, touch(path(self->dir, "b"), 0644));
+	EXPECT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT, "max_entries=1024"));
+	EXPECT_STREQ("1024/1019", entries(self->dir));
+	EXPECT_FALSE(set(strstr(mount_options(self->dir), "max_entries=")));
+}
+
+/* A mount needs room for its layout's files; bad numbers are refused. */
+TEST(max_entries_mount)
+{
+	static const char * const bad[] = {
+		"max_entries=2", "layout=simple,max_entries=3", "max_entries=-1",
+		"max_entries=4294967296", "max_entries=x", "max_entries=",
+	};
+	char tmpl[] = "/tmp/lwnfs_test.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	unsigned int i;
+
+	ASSERT_TRUE(set(dir));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		EXPECT_EQ(-1, mount("none", dir, "lwnfs", 0, bad[i])) TH_LOG("%s", bad[i]);
+		EXPECT_EQ(EINVAL, errno) TH_LOG("%s", bad[i]);
+	}
+	ASSERT_EQ(0, mount("none", dir, "lwnfs", 0, "max_entries=3"));
+	EXPECT_STREQ("3/0", entries(dir));
+	EXPECT_EQ(-ENOSPC, touch(path(dir, "x"), 0644));
+	umount2(dir, MNT_DETACH);
+	ASSERT_EQ(0, mount("none", dir, "lwnfs", 0, "layout=simple,max_entries=4"));
+	EXPECT_STREQ("4/0", entries(dir));
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+}
+
+/* layout=simple is the article's fixed directory. */
+TEST_F(lwnfs, simple_layout_fixed)
+{
+	char *dir = lwnfs_mount("layout=simple");
+	char c1[PATH_MAX], names[256];
+
+	ASSERT_TRUE(set(dir));
+	snprintf(c1, sizeof(c1), "%s/counter1", dir);
+	EXPECT_EQ(-EPERM, touch(path(dir, "new"), 0644));
+	EXPECT_EQ(-EPERM, ok(mkdir(path(dir, "new"), 0755)));
+	EXPECT_EQ(-EPERM, ok(mkfifo(path(dir, "new"), 0644)));
+	EXPECT_EQ(-EPERM, ok(unlink(path(dir, "counter0"))));
+	EXPECT_EQ(-EPERM, ok(rename(path(dir, "counter0"), c1)));
+	EXPECT_EQ(-EPERM, ok(renameat2(AT_FDCWD, c1, AT_FDCWD, path(dir, "counter0"),
+				       RENAME_EXCHANGE)));
+	EXPECT_EQ(-EPERM, ok(rename(c1, path(dir, "counter9"))));
+	EXPECT_EQ(4, list_dir(dir, names, sizeof(names)));
+	EXPECT_STREQ("1024/1020", entries(dir));
+	EXPECT_EQ(0, value(c1));
+	lwnfs_umount(dir);
+}
+
+#define CHURN_NAMES 10000
+
+/*
+ * Make CHURN_NAMES counters under prefix p in dir, each read once (a new
+ * counter reads 0), and unlink each 16 names behind; 0 on success.
+ */
+static int churn(const char *dir, char p)
+{
+	char name[PATH_MAX];
+	int i;
+
+	for (i = 0; i < CHURN_NAMES + 16; i++) {
+		if (i < CHURN_NAMES) {
+			snprintf(name, sizeof(name), "%s/%c%d", dir, p, i);
+			if (touch(name, 0644))
+				return 1;
+			if (value(name) != 0)
+				return 2;
+		}
+		if (i >= 16) {
+			snprintf(name, sizeof(name), "%s/%c%d", dir, p, i - 16);
+			if (unlink(name))
+				return 3;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Until *stop, read the built-in counter, and open and stat names the
+ * creators are making and removing (reading them would take their values
+ * from under the creators): each is there or ENOENT, nothing else; 0 on
+ * success.
+ */
+static int churn_read(const char *dir, volatile int *stop, unsigned int seed)
+{
+	char name[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	while (!*stop) {
+		seed = seed * 1103515245 + 12345;
+		snprintf(name, sizeof(name), "%s/%c%u", dir, seed >> 16 & 1 ? 'a' : 'b',
+			 (seed >> 17) % CHURN_NAMES);
+		fd = open(name, O_RDONLY);
+		if (fd < 0 && errno != ENOENT)
+			return 1;
+		if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode)))
+			return 3;
+		if (fd >= 0)
+			close(fd);
+		if (value(path(dir, "counter")) == ~0ULL)
+			return 2;
+	}
+	return 0;
+}
+
+/* 2 processes churn 10,000 names each while 2 others read. */
+TEST_F(lwnfs, churn)
+{
+	char *dir = lwnfs_mount("max_entries=0");
+	volatile int *stop;
+	int i, status;
+	pid_t pid[4];
+
+	ASSERT_TRUE(set(dir));
+	stop = mmap(NULL, sizeof(*stop), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(stop != MAP_FAILED);
+	*stop = 0;
+	for (i = 0; i < 4; i++) {
+		pid[i] = fork();
+		ASSERT_GE(pid[i], 0);
+		if (pid[i] == 0)
+			_exit(i < 2 ? churn(dir, 'a' + i) : churn_read(dir, stop, i));
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("creator %d", i);
+	}
+	*stop = 1;
+	for (i = 2; i < 4; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("reader %d", i);
+	}
+	EXPECT_EQ(3, links(dir));
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "max_entries=3"));
+	EXPECT_STREQ("3/0", entries(dir));
+	munmap((void *)stop, sizeof(*stop));
+	lwnfs_umount(dir);
+}
+
+/* One number from a /proc file: the first field, or the one after key. */
+static long proc_number(const char *file, const char *key)
+{
+	char line[256];
+	long v = -1;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!key) {
+			v = strtol(line, NULL, 10);
+			break;
+		}
+		if (!strncmp(line, key, strlen(key))) {
+			v = strtol(line + strlen(key), NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/* Mount, make 10,000 counters and directories, umount; 0 on success. */
+static int fill_and_umount(void)
+{
+	char *dir = lwnfs_mount("max_entries=0");
+	char name[PATH_MAX];
+	int i;
+
+	if (!dir)
+		return 1;
+	for (i = 0; i < CHURN_NAMES; i++) {
+		snprintf(name, sizeof(name), "%s/%s%d", dir,
+			 i % 10 ? "subdir/" : "", i);
+		if (i % 100 == 1 ? mkdir(name, 0755) : touch(name, 0644))
+			return 2;
+	}
+	if (value(name) != 0)
+		return 3;
+	if (umount(dir))
+		return 4;
+	rmdir(dir);
+	free(dir);
+	return 0;
+}
+
+/*
+ * The inodes in use and the unreclaimable slab in kB, with the caches
+ * dropped and the RCU callbacks that free inodes given time to run.
+ */
+static void settle(long *inodes, long *slab)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+	*inodes = *slab = -1;
+	if (fd < 0)
+		return;
+	if (write(fd, "3\n", 2) == 2) {
+		usleep(500000);
+		*inodes = proc_number("/proc/sys/fs/inode-nr", NULL);
+		*slab = proc_number("/proc/meminfo", "SUnreclaim:");
+	}
+	close(fd);
+}
+
+/*
+ * umount with 10,000 entries present frees them all: over 4 more rounds,
+ * the inodes in use and the unreclaimable slab stay where the first round
+ * left them. A round leaves 10,000 inodes if it leaks them, and at least
+ * 77 kB of slab if it leaks only the values (8 bytes for each of 9,900
+ * counters); the bounds are a tenth and half of 4 rounds of that.
+ */
+TEST(umount_frees_entries)
+{
+	long inodes0, slab0, inodes, slab;
+	int round;
+
+	ASSERT_EQ(0, fill_and_umount());
+	settle(&inodes0, &slab0);
+	ASSERT_GT(inodes0, 0);
+	ASSERT_GT(slab0, 0);
+	for (round = 0; round < 4; round++)
+		ASSERT_EQ(0, fill_and_umount()) TH_LOG("round %d", round);
+	settle(&inodes, &slab);
+	TH_LOG("inodes %ld -> %ld, SUnreclaim %ld -> %ld kB", inodes0, inodes,
+	       slab0, slab);
+	EXPECT_LT(inodes - inodes0, 4000);
+	EXPECT_LT(slab - slab0, 4 * 77 / 2);
 }
 
 TEST_HARNESS_MAIN
