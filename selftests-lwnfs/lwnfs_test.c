@@ -1545,8 +1545,8 @@ TEST_F(lwnfs, unlink_while_open)
 	/* the name is free again, for a new counter of its own */
 	EXPECT_EQ(0, touch(self->counter, 0644));
 	EXPECT_EQ(0, value(self->counter));
-	EXPECT_EQ(2, pread(fd, buf, sizeof(buf), 0));
-	EXPECT_EQ(0, memcmp(buf, "10", 2));
+	EXPECT_EQ(3, pread(fd, buf, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "10\n", 3));
 	close(fd);
 	EXPECT_EQ(1, value(self->counter));
 }
@@ -1700,7 +1700,7 @@ TEST(max_entries_mount)
 	unsigned int i;
 
 	ASSERT_TRUE(set(dir));
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		errno = 0;
 		EXPECT_EQ(-1, mount("none", dir, "lwnfs", 0, bad[i])) TH_LOG("%s", bad[i]);
 		EXPECT_EQ(EINVAL, errno) TH_LOG("%s", bad[i]);
@@ -1771,13 +1771,13 @@ static int churn(const char *dir, char p)
  * from under the creators): each is there or ENOENT, nothing else; 0 on
  * success.
  */
-static int churn_read(const char *dir, volatile int *stop, unsigned int seed)
+static int churn_read(const char *dir, int *stop, unsigned int seed)
 {
 	char name[PATH_MAX];
 	struct stat st;
 	int fd;
 
-	while (!*stop) {
+	while (!__atomic_load_n(stop, __ATOMIC_RELAXED)) {
 		seed = seed * 1103515245 + 12345;
 		snprintf(name, sizeof(name), "%s/%c%u", dir, seed >> 16 & 1 ? 'a' : 'b',
 			 (seed >> 17) % CHURN_NAMES);
@@ -1798,8 +1798,7 @@ static int churn_read(const char *dir, volatile int *stop, unsigned int seed)
 TEST_F(lwnfs, churn)
 {
 	char *dir = lwnfs_mount("max_entries=0");
-	volatile int *stop;
-	int i, status;
+	int i, status, *stop;
 	pid_t pid[4];
 
 	ASSERT_TRUE(set(dir));
@@ -1818,7 +1817,7 @@ TEST_F(lwnfs, churn)
 		EXPECT_TRUE(WIFEXITED(status));
 		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("creator %d", i);
 	}
-	*stop = 1;
+	__atomic_store_n(stop, 1, __ATOMIC_RELAXED);
 	for (i = 2; i < 4; i++) {
 		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
 		EXPECT_TRUE(WIFEXITED(status));
@@ -1827,7 +1826,7 @@ TEST_F(lwnfs, churn)
 	EXPECT_EQ(3, links(dir));
 	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "max_entries=3"));
 	EXPECT_STREQ("3/0", entries(dir));
-	munmap((void *)stop, sizeof(*stop));
+	munmap(stop, sizeof(*stop));
 	lwnfs_umount(dir);
 }
 
