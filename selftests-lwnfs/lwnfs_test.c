@@ -1446,6 +1446,15 @@ TEST_F(lwnfs, create_owner)
 	EXPECT_EQ(EPERM, as_user(1002, 1002, unlink_as, mine));
 	EXPECT_EQ(0, as_user(1000, 1001, unlink_as, mine));
 	free(mine);
+
+	/* in a setgid directory, the directory's group */
+	mine = strdup(path(dir, "sgid/mine"));
+	ASSERT_EQ(0, ok(mkdir(path(dir, "sgid"), 0777)));
+	ASSERT_EQ(0, ok(chown(path(dir, "sgid"), 0, 1005)));
+	ASSERT_EQ(0, ok(chmod(path(dir, "sgid"), 02777)));
+	EXPECT_EQ(0, as_user(1000, 1001, create_as, mine));
+	expect_owner(_metadata, mine, S_IFREG | 0644, 1000, 1005);
+	free(mine);
 	lwnfs_umount(dir);
 }
 
