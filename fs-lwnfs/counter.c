@@ -231,7 +231,7 @@ static const struct inode_operations lwnfs_counter_iops = {
 
 /**
  * lwnfs_counter_init() - make a regular-file inode a counter starting at 0
- * @inode: a new inode, not yet in the dcache
+ * @inode: a new regular-file inode that nothing has opened yet
  *
  * The value is freed with the inode, by lwnfs_free_inode(). It is charged
  * to the memory cgroup of the task that makes the file: the mounter for

@@ -66,11 +66,13 @@ struct lwnfs_fs_context {
 
 /**
  * struct lwnfs_fs_info - one mounted instance of lwnfs
- * @opts_lock: taken to change @opts and to read it from show_options; a
- *	remount, the only writer, also holds the superblock's s_umount. It
- *	also guards @entries, which is checked against @opts.max_entries.
+ * @opts_lock: taken to change @opts and to read it from show_options and
+ *	statfs; a remount, the only writer, also holds the superblock's
+ *	s_umount. It also guards @entries, so that a create and a remount
+ *	check @entries against the same @opts.max_entries.
  * @opts: the options the instance was mounted with, as remounts changed them
- * @entries: files and directories the instance holds, the root not counted
+ * @entries: files and directories the instance holds, the root not counted,
+ *	from their creation until their inode is freed
  */
 struct lwnfs_fs_info {
 	spinlock_t opts_lock;	/* guards opts and entries; see above */

@@ -472,6 +472,8 @@ static const struct lwnfs_option_case lwnfs_option_cases[] = {
 	{ "max_entries", "5", 0 },
 	{ "max_entries", "-1", -EINVAL },
 	{ "max_entries", "4294967296", -EINVAL },
+	{ "max_entries", "010", 0 },
+	{ "max_entries", "0x10", -EINVAL },
 };
 
 static void lwnfs_option_case_desc(const struct lwnfs_option_case *c, char *desc)

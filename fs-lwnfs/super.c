@@ -35,7 +35,6 @@ enum {
 
 static const struct super_operations lwnfs_super_ops;
 static const struct inode_operations lwnfs_dir_iops;
-static const struct inode_operations lwnfs_simple_dir_iops;
 
 static struct inode *lwnfs_new_inode(struct super_block *sb, umode_t mode,
 				     unsigned long ino)
@@ -60,10 +59,11 @@ static void lwnfs_init_dir(struct inode *inode)
 
 /*
  * Take one of the instance's max_entries for a new file or directory. It is
- * given back by lwnfs_uncharge() when the name goes, not when the inode
- * does: an unlinked counter still open is no longer an entry.
+ * given back by lwnfs_release_entry() when the inode is freed after its
+ * name was removed, so that a counter unlinked while open still counts: the
+ * bound is on the memory the instance holds, not on its names.
  */
-static int lwnfs_charge(struct super_block *sb)
+static int lwnfs_reserve_entry(struct super_block *sb)
 {
 	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
 	int ret = -ENOSPC;
@@ -77,7 +77,7 @@ static int lwnfs_charge(struct super_block *sb)
 	return ret;
 }
 
-static void lwnfs_uncharge(struct super_block *sb)
+static void lwnfs_release_entry(struct super_block *sb)
 {
 	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
 
@@ -111,8 +111,9 @@ static void lwnfs_kill_pinned(struct super_block *sb)
  * @sb: the instance
  * @mode: its type and permissions; a regular file becomes a counter at 0
  *
- * The entry is charged against max_entries. The inode and the counter's
- * value are charged to the memory cgroup of the task that makes them.
+ * The entry counts against max_entries until its inode is freed. The inode
+ * and the counter's value are charged to the memory cgroup of the task
+ * that makes them.
  *
  * Return: the inode, or ERR_PTR(-ENOSPC) when the instance is full, or
  * ERR_PTR(-ENOMEM).
@@ -122,23 +123,23 @@ static struct inode *lwnfs_new_entry(struct super_block *sb, umode_t mode)
 	struct inode *inode;
 	int ret;
 
-	ret = lwnfs_charge(sb);
+	ret = lwnfs_reserve_entry(sb);
 	if (ret)
 		return ERR_PTR(ret);
 	inode = lwnfs_new_inode(sb, mode, get_next_ino());
-	if (!inode)
-		goto nomem;
-	if (S_ISDIR(mode))
+	if (!inode) {
+		lwnfs_release_entry(sb);
+		return ERR_PTR(-ENOMEM);
+	}
+	if (S_ISDIR(mode)) {
 		lwnfs_init_dir(inode);
-	else if (lwnfs_counter_init(inode))
-		goto nomem_iput;
+	} else if (lwnfs_counter_init(inode)) {
+		/* with no link, lwnfs_evict_inode() gives the entry back */
+		clear_nlink(inode);
+		iput(inode);
+		return ERR_PTR(-ENOMEM);
+	}
 	return inode;
-
-nomem_iput:
-	iput(inode);
-nomem:
-	lwnfs_uncharge(sb);
-	return ERR_PTR(-ENOMEM);
 }
 
 /* Give @inode its name in @dir, pinned until it is removed. */
@@ -154,7 +155,9 @@ static void lwnfs_link_entry(struct inode *dir, struct dentry *dentry,
 /*
  * A file or directory a user makes: owned by the caller's fsuid and fsgid
  * (or the directory's group if it is setgid), with the mode the VFS made
- * from the call and the umask.
+ * from the call and the umask. The inode is on the superblock's list from
+ * new_inode() on, where a remount's lwnfs_chown_all() may already find
+ * it, so its owner is set under the inode lock that the walk takes too.
  */
 static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 		      struct dentry *dentry, umode_t mode)
@@ -164,7 +167,9 @@ static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 	inode = lwnfs_new_entry(dir->i_sb, mode);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
+	inode_lock_nested(inode, I_MUTEX_CHILD);
 	inode_init_owner(idmap, inode, dir, mode);
+	inode_unlock(inode);
 	lwnfs_link_entry(dir, dentry, inode);
 	return 0;
 }
@@ -181,56 +186,21 @@ static struct dentry *lwnfs_mkdir(struct mnt_idmap *idmap, struct inode *dir,
 	return ERR_PTR(lwnfs_make(idmap, dir, dentry, S_IFDIR | mode));
 }
 
-/* simple_unlink() and simple_rmdir() drop the pin lwnfs_pin() took. */
-static int lwnfs_unlink(struct inode *dir, struct dentry *dentry)
-{
-	int ret = simple_unlink(dir, dentry);
-
-	if (!ret)
-		lwnfs_uncharge(dir->i_sb);
-	return ret;
-}
-
-static int lwnfs_rmdir(struct inode *dir, struct dentry *dentry)
-{
-	int ret = simple_rmdir(dir, dentry);
-
-	if (!ret)
-		lwnfs_uncharge(dir->i_sb);
-	return ret;
-}
-
-/*
- * simple_rename() keeps the inodes, and so the counters' values. A target
- * it replaces is unlinked, and its entry given back; an exchange keeps both.
- */
-static int lwnfs_rename(struct mnt_idmap *idmap, struct inode *old_dir,
-			struct dentry *old_dentry, struct inode *new_dir,
-			struct dentry *new_dentry, unsigned int flags)
-{
-	bool replaces = d_really_is_positive(new_dentry) &&
-			!(flags & RENAME_EXCHANGE);
-	int ret;
-
-	ret = simple_rename(idmap, old_dir, old_dentry, new_dir, new_dentry,
-			    flags);
-	if (!ret && replaces)
-		lwnfs_uncharge(old_dir->i_sb);
-	return ret;
-}
-
 /*
  * The default layout's directories. Only counters and directories can be
  * made: with no ->mknod, ->symlink or ->link the VFS refuses devices,
- * fifos, sockets, symlinks and hard links with EPERM.
+ * fifos, sockets, symlinks and hard links with EPERM. libfs removes and
+ * renames: simple_unlink() and simple_rmdir() drop the pin lwnfs_pin()
+ * took, and so does simple_rename() for a target it replaces; a rename
+ * keeps the inodes, and with them the counters' values.
  */
 static const struct inode_operations lwnfs_dir_iops = {
 	.lookup		= simple_lookup,
 	.create		= lwnfs_create,
 	.mkdir		= lwnfs_mkdir,
-	.unlink		= lwnfs_unlink,
-	.rmdir		= lwnfs_rmdir,
-	.rename		= lwnfs_rename,
+	.unlink		= simple_unlink,
+	.rmdir		= simple_rmdir,
+	.rename		= simple_rename,
 };
 
 /*
@@ -306,7 +276,7 @@ static int lwnfs_fill_simple(struct super_block *sb)
 
 	/* Its files count against max_entries as any entry does. */
 	for (file = &lwnfs_simple_files[LWNFS_FIRST_INO]; file->name[0]; file++) {
-		ret = lwnfs_charge(sb);
+		ret = lwnfs_reserve_entry(sb);
 		if (ret)
 			return ret;
 	}
@@ -433,7 +403,7 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	else
 		ret = lwnfs_fill_default(sb);
 	if (ret == -ENOSPC)
-		return invalfc(fc, "max_entries=%u is fewer than the layout's files",
+		return invalfc(fc, "max_entries=%u is fewer than the layout's entries",
 			       ctx->opts.max_entries);
 	if (ret)
 		return ret;
@@ -450,6 +420,18 @@ static void lwnfs_kill_sb(struct super_block *sb)
 
 	lwnfs_kill_pinned(sb);
 	kfree(fsi);
+}
+
+/*
+ * An inode with no link left was removed, and frees its entry now that
+ * nothing uses it any more; the others go with the instance.
+ */
+static void lwnfs_evict_inode(struct inode *inode)
+{
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+	if (!inode->i_nlink)
+		lwnfs_release_entry(inode->i_sb);
 }
 
 /* A counter's value goes with its inode; a directory has none. */
@@ -484,7 +466,8 @@ static int lwnfs_show_options(struct seq_file *m, struct dentry *root)
 
 /*
  * As tmpfs reports its inodes: f_files is max_entries and f_ffree what is
- * left of it, both 0 when there is no limit.
+ * left of it, both 0 when there is no limit. Nothing can be created with
+ * layout=simple, so nothing is free there.
  */
 static int lwnfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 {
@@ -497,7 +480,8 @@ static int lwnfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	spin_lock(&fsi->opts_lock);
 	if (fsi->opts.max_entries) {
 		buf->f_files = fsi->opts.max_entries;
-		buf->f_ffree = fsi->opts.max_entries - fsi->entries;
+		if (fsi->opts.layout == LWNFS_LAYOUT_DEFAULT)
+			buf->f_ffree = fsi->opts.max_entries - fsi->entries;
 	}
 	spin_unlock(&fsi->opts_lock);
 	return 0;
@@ -505,6 +489,7 @@ static int lwnfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 
 static const struct super_operations lwnfs_super_ops = {
 	.statfs		= lwnfs_statfs,
+	.evict_inode	= lwnfs_evict_inode,
 	.free_inode	= lwnfs_free_inode,
 	.show_options	= lwnfs_show_options,
 };
@@ -520,7 +505,9 @@ static const struct fs_parameter_spec lwnfs_fs_parameters[] = {
 	fsparam_uid("uid", LWNFS_OPT_UID),
 	fsparam_gid("gid", LWNFS_OPT_GID),
 	fsparam_u32oct("mode", LWNFS_OPT_MODE),
-	fsparam_u32("max_entries", LWNFS_OPT_MAX_ENTRIES),
+	/* in decimal only, not also octal and hex as fsparam_u32() takes */
+	__fsparam(fs_param_is_u32, "max_entries", LWNFS_OPT_MAX_ENTRIES, 0,
+		  (void *)10),
 	{}
 };
 
@@ -579,8 +566,9 @@ static int lwnfs_get_tree(struct fs_context *fc)
  * values.
  *
  * The VFS holds s_umount for writing here, so remounts of one instance run
- * one at a time and fsi->opts can be read without opts_lock, which only
- * keeps show_options from seeing half a change.
+ * one at a time and fsi->opts can be read without opts_lock, which keeps
+ * show_options from seeing half a change and orders a new max_entries
+ * against the creates and frees that move fsi->entries.
  */
 static int lwnfs_reconfigure(struct fs_context *fc)
 {
@@ -588,7 +576,7 @@ static int lwnfs_reconfigure(struct fs_context *fc)
 	struct super_block *sb = fc->root->d_sb;
 	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
 	const struct lwnfs_mount_opts *new = &ctx->opts, *cur = &fsi->opts;
-	unsigned int change = 0, entries;
+	unsigned int change = 0;
 
 	if ((ctx->seen & BIT(LWNFS_OPT_LAYOUT)) && new->layout != cur->layout)
 		return invalfc(fc, "layout cannot be changed on remount");
@@ -607,7 +595,8 @@ static int lwnfs_reconfigure(struct fs_context *fc)
 	/* checked under the lock that creators take, so none can slip past */
 	if ((change & BIT(LWNFS_OPT_MAX_ENTRIES)) && new->max_entries &&
 	    new->max_entries < fsi->entries) {
-		entries = fsi->entries;
+		unsigned int entries = fsi->entries;
+
 		spin_unlock(&fsi->opts_lock);
 		return invalfc(fc, "max_entries=%u is below the %u entries in use",
 			       new->max_entries, entries);
