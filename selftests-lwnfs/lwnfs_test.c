@@ -1574,11 +1574,12 @@ TEST_F(lwnfs, unlink_while_open)
 /* A rename moves the counter with its value; the usual rules apply. */
 TEST_F(lwnfs, rename_keeps_value)
 {
-	char moved[PATH_MAX], other[PATH_MAX], dir2[PATH_MAX];
+	char moved[PATH_MAX], other[PATH_MAX], dir2[PATH_MAX], full[PATH_MAX];
 
 	snprintf(moved, sizeof(moved), "%s/dir2/moved", self->dir);
 	snprintf(other, sizeof(other), "%s/other", self->dir);
 	snprintf(dir2, sizeof(dir2), "%s/dir2", self->dir);
+	snprintf(full, sizeof(full), "%s/full", self->dir);
 	ASSERT_EQ(3, put(self->counter, "55\n", 3));
 	EXPECT_EQ(0, ok(rename(path(self->dir, "subdir"), dir2)));
 	EXPECT_EQ(0, ok(rename(self->counter, moved)));
@@ -1612,10 +1613,11 @@ TEST_F(lwnfs, rename_keeps_value)
 	EXPECT_EQ(5, links(self->dir));
 	EXPECT_EQ(3, links(path(self->dir, "full")));
 	EXPECT_STREQ("1024/1018", entries(self->dir));
-	EXPECT_EQ(0, ok(rename(path(self->dir, "full/inner"), path(self->dir, "dir2/inner"))));
+	snprintf(other, sizeof(other), "%s/full/inner", self->dir);
+	EXPECT_EQ(0, ok(rename(other, path(self->dir, "dir2/inner"))));
 	EXPECT_EQ(2, links(path(self->dir, "full")));
 	EXPECT_EQ(3, links(dir2));
-	EXPECT_EQ(0, ok(rename(path(self->dir, "full"), path(self->dir, "empty"))));
+	EXPECT_EQ(0, ok(rename(full, path(self->dir, "empty"))));
 	EXPECT_EQ(-ENOENT, ok(access(path(self->dir, "full"), F_OK)));
 	EXPECT_EQ(4, links(self->dir));
 	EXPECT_STREQ("1024/1019", entries(self->dir));
