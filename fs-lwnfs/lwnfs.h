@@ -72,7 +72,7 @@ struct lwnfs_fs_context {
  *	check @entries against the same @opts.max_entries.
  * @opts: the options the instance was mounted with, as remounts changed them
  * @entries: files and directories the instance holds, the root not counted,
- *	from their creation until their inode is freed
+ *	from their creation until their inode is evicted
  */
 struct lwnfs_fs_info {
 	spinlock_t opts_lock;	/* guards opts and entries; see above */

@@ -155,9 +155,8 @@ static void lwnfs_link_entry(struct inode *dir, struct dentry *dentry,
 /*
  * A file or directory a user makes: owned by the caller's fsuid and fsgid
  * (or the directory's group if it is setgid), with the mode the VFS made
- * from the call and the umask. The inode is on the superblock's list from
- * new_inode() on, where a remount's lwnfs_chown_all() may already find
- * it, so its owner is set under the inode lock that the walk takes too.
+ * from the call and the umask. A remount's lwnfs_chown_all() passes the
+ * inode by until lwnfs_link_entry() gives it its name.
  */
 static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 		      struct dentry *dentry, umode_t mode)
@@ -167,9 +166,7 @@ static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 	inode = lwnfs_new_entry(dir->i_sb, mode);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
-	inode_lock_nested(inode, I_MUTEX_CHILD);
 	inode_init_owner(idmap, inode, dir, mode);
-	inode_unlock(inode);
 	lwnfs_link_entry(dir, dentry, inode);
 	return 0;
 }
@@ -320,10 +317,14 @@ static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts
 }
 
 /*
- * Give every inode of the instance the owner named in @seen. The inode list
- * lock only finds the inodes: it is dropped while each is changed, and the
- * reference held on the current one keeps it on the list for the walk to
- * go on from (as drop_pagecache_sb() does).
+ * Give every inode of the instance the owner named in @seen, but for an
+ * entry still being made, which keeps the owner its creator gives it: such
+ * an inode is on the list from new_inode() on, and gets its dentry under
+ * its i_lock once the owner is set, so one seen with no dentry is passed
+ * by, and igrab() takes that i_lock before the owner is read. The inode
+ * list lock only finds the inodes: it is dropped while each is changed,
+ * and the reference held on the current one keeps it on the list for the
+ * walk to go on from (as drop_pagecache_sb() does).
  */
 static void lwnfs_chown_all(struct super_block *sb,
 			    const struct lwnfs_mount_opts *opts, unsigned int seen)
@@ -332,7 +333,7 @@ static void lwnfs_chown_all(struct super_block *sb,
 
 	spin_lock(&sb->s_inode_list_lock);
 	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		if (!igrab(inode))
+		if (hlist_empty(&inode->i_dentry) || !igrab(inode))
 			continue;
 		spin_unlock(&sb->s_inode_list_lock);
 		iput(prev);
