@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches post sync apply consumers build selftest guest cross kunit-uml check check-all lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches post sync apply consumers build selftest guest cross kunit-uml check check-all soak lint
 
 help:
 	@echo "lwnfs: the LWN counter filesystem as a kernel patch series"
@@ -15,6 +15,9 @@ help:
 	@echo "  make shell       the same kernel, an interactive shell with lwnfs on /lwnfs"
 	@echo "  make check       CI: every kind of check on every base (or BASE=...); ends 'N passed, N failed'"
 	@echo "  make check-all   the full matrix (adds the slower stages)"
+	@echo "  make soak        the debug guests on every base (or BASE=...), DURATION s (default 600)"
+	@echo "                   of stress and of trinity: KASAN, lockdep, kmemleak, fault injection;"
+	@echo "                   KCSAN on the newest base"
 	@echo
 	@echo "Pipeline steps (BASE=$(BASE); bases: $(BASES)):"
 	@echo "  make deps        install the Debian packages needed (apt-get)"
@@ -31,9 +34,10 @@ help:
 	@echo "  make apply       reset BASE's cached tree and git am its series"
 	@echo "  make consumers   apply BASE's series as users do: patch -F0, quilt, git am -3,"
 	@echo "                   Buildroot's rules, the Yocto layer (contrib/)"
-	@echo "  make build       build BASE with CONFIG_LWNFS=y (VARIANT=y|m|n|kunitm|allmod|clang)"
+	@echo "  make build       build BASE with CONFIG_LWNFS=y (VARIANT=y|m|n|kunitm|allmod|clang|kasan|kcsan)"
 	@echo "  make selftest    build BASE's lwnfs kselftest (static) for VARIANT's build"
-	@echo "  make guest       boot BASE's VARIANT (y|m) build and run the guest (MODE=test|demo|shell)"
+	@echo "  make guest       boot BASE's VARIANT (y|m) build and run the guest (MODE=test|demo|shell);"
+	@echo "                   VARIANT=kasan|kcsan MODE=soak: a debug guest (SOAK_STRESS=s SOAK_TRINITY=s)"
 	@echo "                   build, selftest, guest: LWNFS_ARCH=x86_64|arm64 (configs/arch.conf)"
 	@echo "  make cross       build BASE for arm and riscv64 (=y, =m, W=1, kselftest)"
 	@echo "  make kunit-uml   run BASE's KUnit suite on UML with kunit.py"
@@ -105,3 +109,7 @@ check:
 
 check-all:
 	@$(S)/check.sh --all $(CHECK_BASES)
+
+DURATION ?= 600
+soak:
+	@$(S)/check.sh --soak $(DURATION) $(CHECK_BASES)

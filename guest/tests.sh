@@ -64,6 +64,66 @@ run_tests() {
 	echo "1..$n"
 }
 
+# Trinity, as an unprivileged user, on an lwnfs instance that user owns:
+# VFS system calls only, for SECONDS. It must still be running when the
+# time is up (it stops early on a tainted kernel or an error of its own).
+run_trinity() {
+	echo "# trinity for $1 s"
+	mount -t lwnfs -o uid=1000,gid=1000 lwnfs /lwnfs
+	mkdir -p /tmp/trinity
+	chown 1000:1000 /tmp/trinity
+	start=$(date +%s)
+	(cd /tmp/trinity && timeout -s INT -k 30 "$1" lwnfs_soak runas 1000 1000 \
+		trinity -q -l off -g vfs -V /lwnfs -C 2 >/tmp/trinity.log 2>&1)
+	ran=$(($(date +%s) - start))
+	grep -iE 'syscalls|tainted|error' /tmp/trinity.log | tail -n 5 | sed 's/^/# trinity: /'
+	[ "$ran" -ge "$1" ]
+	tap $? "trinity: ran for the full $1 s (ran $ran s)"
+	umount /lwnfs || umount -l /lwnfs
+	tap $? "trinity: its instance unmounts"
+}
+
+# kmemleak: two scans (an object is reported once it has stayed
+# unreferenced through a scan), then its report for the harness to judge.
+kmemleak_report() {
+	k=/sys/kernel/debug/kmemleak
+	[ -e $k ] || return 0
+	echo scan >$k
+	sleep 6
+	echo scan >$k
+	echo "LWNFS-KMEMLEAK-START"
+	cat $k
+	echo "LWNFS-KMEMLEAK-END"
+}
+
+# The debug guests: KUnit (at insmod), the kselftest, the stress phase for
+# $1 s, the fault-injection sweep (where the kernel has it), trinity for
+# $2 s (0: none), the module cycles and kmemleak's verdict.
+run_soak() {
+	echo "LWNFS-GUEST-START"
+	mount -t debugfs debugfs /sys/kernel/debug
+	insmod /lib/lwnfs.ko
+	tap $? "module: insmod lwnfs.ko"
+	insmod /lib/lwnfs_kunit.ko
+	tap $? "KUnit: insmod lwnfs_kunit.ko runs the suite"
+	rmmod lwnfs_kunit
+	tap $? "KUnit: rmmod lwnfs_kunit"
+	/bin/lwnfs_test
+	tap $? "kselftest filesystems/lwnfs"
+	lwnfs_soak stress "$1" /lwnfs
+	tap $? "soak: stress for $1 s"
+	if [ -e /proc/thread-self/fail-nth ]; then
+		lwnfs_soak faults /tmp
+		tap $? "soak: fault injection"
+	fi
+	if [ "$2" -gt 0 ]; then
+		run_trinity "$2"
+	fi
+	module_tests
+	kmemleak_report
+	echo "1..$n"
+}
+
 # Show a command as a person would type it, then run it.
 say() {
 	echo "# $*"

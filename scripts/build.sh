@@ -7,6 +7,10 @@
 #             (selftests-lwnfs/config) + configs/lwnfs-VARIANT.config
 #   kunitm    the same with configs/lwnfs-kunitm.config: lwnfs built in,
 #             KUnit and its lwnfs tests as modules
+#   kasan, kcsan  the soak's debug guests (x86_64 only): tinyconfig +
+#             configs/guest-x86_64.config + the shared fragment +
+#             configs/debug.config (lwnfs and its tests as modules, lockdep
+#             and friends) + configs/debug-VARIANT.config
 #   bisect    for any patch of the series: configs/lwnfs-bisect.config, or
 #             the y variant's fragments once the patch has the KUnit option
 #   allmod    allmodconfig
@@ -60,7 +64,11 @@ clang)
 	cc=(ARCH="$karch" LLVM=1 CC="ccache clang")
 	frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/lwnfs-y.config")
 	;;
-*) die "unknown variant '$variant' (y, m, n, kunitm, bisect, allmod, clang)" ;;
+kasan | kcsan)
+	[ "$arch" = x86_64 ] || die "the $variant debug guest is x86_64 only"
+	frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/debug.config" "$CONFIGS/debug-$variant.config")
+	;;
+*) die "unknown variant '$variant' (y, m, n, kunitm, bisect, allmod, clang, kasan, kcsan)" ;;
 esac
 [ $# -gt 0 ] || set -- all
 bd=$(build_dir "$base" "$arch-$variant")

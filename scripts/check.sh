@@ -4,16 +4,25 @@
 # tail is shown and the exit status is 1. The drift stages of make check
 # may exit with status 3: they pass with a WARN line and their log tail.
 #
-# usage: scripts/check.sh [--all] [BASE...]
+# usage: scripts/check.sh [--all | --soak SECONDS] [BASE...]
 #   --all   the full matrix (make check-all)
+#   --soak  the debug guests only, on every base (make soak): the KASAN
+#           guest with SECONDS of stress and of trinity, and the KCSAN guest
+#           on the newest base
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 mode=check
+soak_time=
 if [ "${1:-}" = "--all" ]; then
 	mode=all
 	shift
+elif [ "${1:-}" = "--soak" ]; then
+	mode=soak
+	soak_time=${2:-}
+	[[ "$soak_time" =~ ^[1-9][0-9]*$ ]] || die "--soak needs a number of seconds (make soak DURATION=600)"
+	shift 2
 fi
 if [ $# -gt 0 ]; then
 	bases=("$@")
@@ -61,11 +70,49 @@ stage() {
 	return $rc
 }
 
+# soak_stages BASE STRESS TRINITY: the KASAN + lockdep + kmemleak guest,
+# with the fault-injection sweep and STRESS and TRINITY seconds of each.
+soak_stages() {
+	stage "$1: debug build (KASAN, lockdep, kmemleak)" "$S/build.sh" "$1" kasan &&
+		stage "$1: kselftest build (KASAN)" "$S/selftest.sh" "$1" kasan &&
+		stage "$1: KASAN guest: soak, faults, trinity $3s" \
+			env SOAK_STRESS="$2" SOAK_TRINITY="$3" "$S/guest.sh" "$1" kasan soak
+}
+
+# kcsan_stages BASE STRESS: the KCSAN guest, for the concurrency part.
+kcsan_stages() {
+	stage "$1: debug build (KCSAN, lockdep)" "$S/build.sh" "$1" kcsan &&
+		stage "$1: kselftest build (KCSAN)" "$S/selftest.sh" "$1" kcsan &&
+		stage "$1: KCSAN guest: KUnit, kselftest, stress" \
+			env SOAK_STRESS="$2" SOAK_TRINITY=0 "$S/guest.sh" "$1" kcsan soak
+}
+
+finish() {
+	echo "total time: $((SECONDS - run_start))s"
+	for f in "${warnings[@]}"; do
+		echo "warning: $f"
+	done
+	for f in "${failures[@]}"; do
+		echo "failed: $f"
+	done
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
 stage "deps: Debian packages" "$S/deps.sh"
 stage "lint: shellcheck scripts" "$S/lint.sh"
 for b in "${bases[@]}"; do
 	stage "fetch $b ($(base_field "$b" version))" "$S/fetch-base.sh" "$b"
 done
+if [ "$mode" = soak ]; then
+	for b in "${bases[@]}"; do
+		stage "$b: git am" "$S/apply.sh" "$b" || continue
+		soak_stages "$b" "$soak_time" "$soak_time"
+		[ "$b" != "$newest" ] || kcsan_stages "$b" "$soak_time"
+	done
+	finish
+fi
 stage "fetch sparse ($(tool_field sparse version))" "$S/fetch-sparse.sh"
 stage "sync: patches/ match the sources" "$S/check-sync.sh" "${bases[@]}"
 # Whether the newest Debian revision of each base still takes its series:
@@ -133,12 +180,21 @@ for b in "${bases[@]}"; do
 	fi
 done
 
-echo "total time: $((SECONDS - run_start))s"
-for f in "${warnings[@]}"; do
-	echo "warning: $f"
+# The debug guests: KASAN, lockdep and kmemleak with fault injection and
+# 2 minutes of trinity on the newest base; make check-all adds the oldest
+# base (the older dentry pinning), 10 minutes of trinity on the newest and
+# the KCSAN guest.
+for b in "${bases[@]}"; do
+	if [ "$b" = "$newest" ]; then
+		if [ "$mode" = all ]; then
+			soak_stages "$b" 60 600
+			kcsan_stages "$b" 60
+		else
+			soak_stages "$b" 60 120
+		fi
+	elif [ "$mode" = all ] && [ "$b" = "$oldest" ]; then
+		soak_stages "$b" 60 120
+	fi
 done
-for f in "${failures[@]}"; do
-	echo "failed: $f"
-done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+
+finish

@@ -2,10 +2,17 @@
 # Boot a base's kernel, built by scripts/build.sh BASE VARIANT (y or m), in
 # a QEMU guest with a busybox initramfs, and run lwnfs in it.
 #
-# usage: scripts/guest.sh BASE VARIANT test|demo|shell
+# usage: scripts/guest.sh BASE VARIANT test|soak|demo|shell
 #   test   the kselftest suite, plus the module lifecycle when lwnfs is =m;
 #          fails on any "not ok", any SKIP, a missing end marker, or a kernel
 #          log line with WARNING:, BUG:, Oops or a sanitizer report
+#   soak   (VARIANT kasan or kcsan: the debug guests) KUnit at insmod, the
+#          kselftest, soak/lwnfs_soak's stress for SOAK_STRESS seconds
+#          (default 60) and, with fault injection in the kernel, its fault
+#          sweep; trinity for SOAK_TRINITY seconds (default 0: none); the
+#          module cycles; kmemleak. Fails as test does, and on a kmemleak
+#          report with an lwnfs frame; a KCSAN report fails it when it has
+#          an lwnfs frame (the others are listed)
 #   demo   the article's session, as a person would type it
 #   shell  an interactive shell with lwnfs on /lwnfs (Ctrl-A X quits)
 #
@@ -20,12 +27,16 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: $0 BASE y|m test|demo|shell"
+usage="usage: $0 BASE y|m|kasan|kcsan test|soak|demo|shell"
 base=${1:?$usage}
 variant=${2:?$usage}
 mode=${3:?$usage}
-case "$variant" in y | m) ;; *) die "unknown variant '$variant' (y, m)" ;; esac
-case "$mode" in test | demo | shell) ;; *) die "unknown mode '$mode' (test, demo, shell)" ;; esac
+case "$variant" in y | m | kasan | kcsan) ;; *) die "unknown variant '$variant' (y, m, kasan, kcsan)" ;; esac
+case "$mode" in test | soak | demo | shell) ;; *) die "unknown mode '$mode' (test, soak, demo, shell)" ;; esac
+case "$variant,$mode" in
+kasan,soak | kcsan,soak | [ym],test | [ym],demo | [ym],shell | kasan,shell | kcsan,shell) ;;
+*) die "mode $mode does not go with variant $variant (soak: kasan or kcsan)" ;;
+esac
 arch=${LWNFS_ARCH:-x86_64}
 check_arch "$arch"
 qemu_bin=$(arch_field "$arch" qemu)
@@ -50,9 +61,11 @@ fi
 [ "$(stamp_get "$bd/.lwnfs-build" config)" = "$(stamp_get "$bd/.lwnfs-config" key)" ] ||
 	die "the $arch-$variant kernel of $base was built with another configuration; $rebuild"
 lwnfs_cfg=$(sed -n 's/^CONFIG_LWNFS=//p' "$bd/.config")
-[ "$lwnfs_cfg" = "$variant" ] || die "the $arch-$variant build of $base has CONFIG_LWNFS=${lwnfs_cfg:-n}; $rebuild"
+want_cfg=$variant
+[ "$mode" != soak ] || want_cfg=m
+[ "$lwnfs_cfg" = "$want_cfg" ] || die "the $arch-$variant build of $base has CONFIG_LWNFS=${lwnfs_cfg:-n}; $rebuild"
 selftest=$bd/kselftest/filesystems/lwnfs/lwnfs_test
-if [ "$mode" = test ]; then
+if [ "$mode" = test ] || [ "$mode" = soak ]; then
 	[ -x "$selftest" ] || die "no kselftest binary for $base; run: make selftest BASE=$base VARIANT=$variant$arch_arg"
 	[ "$(stamp_get "$(dirname "$selftest")/.lwnfs-selftest" series)" = "$(series_hash "$base")" ] ||
 		die "the kselftest binary of $base was built from another series; run: make selftest BASE=$base VARIANT=$variant$arch_arg"
@@ -68,15 +81,33 @@ install -m 0755 "$LWNFS_TOP/guest/init" "$root/init"
 cp "$LWNFS_TOP/guest/tests.sh" "$root/etc/lwnfs/tests.sh"
 [ -x "$selftest" ] && cp "$selftest" "$root/bin/lwnfs_test"
 [ "$lwnfs_cfg" = m ] && cp "$bd/fs/lwnfs/lwnfs.ko" "$root/lib/lwnfs.ko"
+stress=${SOAK_STRESS:-60} trinity=${SOAK_TRINITY:-0}
+if [ "$mode" = soak ]; then
+	cp "$bd/fs/lwnfs/lwnfs_kunit.ko" "$root/lib/lwnfs_kunit.ko"
+	# the soak's own program, static like the kselftest
+	gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/lwnfs_soak" "$LWNFS_TOP/soak/lwnfs_soak.c"
+	if [ "$trinity" -gt 0 ]; then
+		need_cmd trinity trinity
+		# Debian's trinity with the libraries it is linked against
+		cp "$(command -v trinity)" "$root/bin/trinity"
+		for lib in $(ldd "$(command -v trinity)" | grep -o '/[^ ]*'); do
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+	fi
+fi
 initrd=$root.cpio.gz
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$initrd"
 
 machine=()
 [ -z "$(arch_field "$arch" machine)" ] || machine+=(-M "$(arch_field "$arch" machine)")
 [ -z "$(arch_field "$arch" cpu)" ] || machine+=(-cpu "$(arch_field "$arch" cpu)")
-qemu=("$qemu_bin" "${machine[@]}" -m 512 -smp 2 -nographic -no-reboot
+# the debug kernels need more memory (KASAN's shadow, kmemleak's pool)
+mem=512 extra=
+[ "$mode" != soak ] || mem=2048 extra=" lwnfs_stress=$stress lwnfs_trinity=$trinity"
+qemu=("$qemu_bin" "${machine[@]}" -m "$mem" -smp 2 -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
-	-append "console=$(arch_field "$arch" console) panic=-1 oops=panic lwnfs_guest=$mode")
+	-append "console=$(arch_field "$arch" console) panic=-1 oops=panic lwnfs_guest=$mode$extra")
 
 if [ "$mode" = shell ]; then
 	echo "Booting $base (CONFIG_LWNFS=$lwnfs_cfg). Ctrl-A X quits QEMU."
@@ -89,6 +120,8 @@ log=$LWNFS_CACHE/logs/guest-$base-$arch-$variant-$mode.log
 mkdir -p "$(dirname "$log")"
 start=$SECONDS
 limit=${GUEST_TIMEOUT:-120}
+# the debug kernels run the suites many times slower
+[ "$mode" != soak ] || limit=${GUEST_TIMEOUT:-$((1500 + stress + trinity))}
 rc=0
 timeout "$limit" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' >"$log" || rc=${PIPESTATUS[0]}
 if [ "$rc" -eq 124 ]; then
@@ -104,11 +137,12 @@ if [ "$mode" = demo ]; then
 	exit 0
 fi
 
-# Verdict for test mode. With CONFIG_LWNFS_KUNIT_TEST=y the KUnit suite ran
-# at boot; the kernel's own kunit.py parses its KTAP, and it must have run
-# at least the number of tests bases.conf gives for the base.
+# Verdict for test and soak mode. With CONFIG_LWNFS_KUNIT_TEST=y the KUnit
+# suite ran at boot, in soak mode at insmod; the kernel's own kunit.py
+# parses its KTAP, and it must have run at least the number of tests
+# bases.conf gives for the base.
 kunit_fail=0 kunit_summary=
-if grep -q '^CONFIG_LWNFS_KUNIT_TEST=y' "$bd/.config"; then
+if grep -q '^CONFIG_LWNFS_KUNIT_TEST=y' "$bd/.config" || [ "$mode" = soak ]; then
 	tree=$(tree_dir "$base")
 	expected=$(base_field "$base" kunit)
 	parsed=$(python3 "$tree/tools/testing/kunit/kunit.py" parse "$log" 2>&1) || kunit_fail=1
@@ -120,7 +154,62 @@ if grep -q '^CONFIG_LWNFS_KUNIT_TEST=y' "$bd/.config"; then
 	fi
 fi
 
-problems=$(grep -E 'WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|KCSAN:|kmemleak:|possible (circular|recursive) locking|general protection fault' "$log" || true)
+judged=$log
+soak_fail=0 soak_summary=
+if [ "$mode" = soak ]; then
+	# kmemleak's report is judged on its own below, and a KCSAN report
+	# (between two lines of "=") without an lwnfs frame is listed, not
+	# failed: the rest of the kernel has its own known data races.
+	judged=$log.judged
+	awk -v other="$log.kcsan-other" '
+		function flush() {
+			if (blk ~ /BUG: KCSAN:/ && blk !~ /lwnfs/)
+				printf "%s", blk >other
+			else
+				printf "%s", blk
+			blk = ""
+		}
+		/^LWNFS-KMEMLEAK-START/ { km = 1 }
+		km { if (/^LWNFS-KMEMLEAK-END/) km = 0; next }
+		/kmemleak: [0-9]+ new suspected memory leaks/ { next }
+		/^(\[[^]]*\] )?={40,}$/ {
+			blk = blk $0 "\n"
+			if (inblk) flush()
+			inblk = !inblk
+			next
+		}
+		inblk { blk = blk $0 "\n"; next }
+		{ print }
+		END { if (inblk) flush() }' "$log" >"$judged"
+	: >>"$log.kcsan-other"
+	races=$(grep -c 'BUG: KCSAN:' "$log.kcsan-other" || true)
+	[ "$races" -eq 0 ] || soak_summary="$races KCSAN reports outside lwnfs (listed in $log.kcsan-other)"
+	if grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$bd/.config"; then
+		if ! grep -q '^LWNFS-KMEMLEAK-END' "$log"; then
+			echo "kmemleak: no report"
+			soak_fail=1
+		fi
+		leaks=$(sed -n '/^LWNFS-KMEMLEAK-START/,/^LWNFS-KMEMLEAK-END/p' "$log" |
+			awk '/unreferenced object/ { n++ } n { r[n] = r[n] $0 "\n" }
+				END { for (i = 1; i <= n; i++) if (r[i] ~ /lwnfs/) printf "%s", r[i] }')
+		others=$(sed -n '/^LWNFS-KMEMLEAK-START/,/^LWNFS-KMEMLEAK-END/p' "$log" | grep -c 'unreferenced object' || true)
+		if [ -n "$leaks" ]; then
+			echo "kmemleak: leaks with an lwnfs frame:"
+			echo "$leaks"
+			soak_fail=1
+		fi
+		soak_summary="kmemleak: $others reports, none in lwnfs${soak_summary:+; $soak_summary}"
+	fi
+	# the phases that must have run, so that none passes by being skipped
+	want_ok=("soak: stress")
+	grep -q '^CONFIG_FAULT_INJECTION=y' "$bd/.config" && want_ok+=("soak: fault injection")
+	[ "$trinity" -eq 0 ] || want_ok+=("trinity: ran for the full")
+	for w in "${want_ok[@]}"; do
+		grep -qE "^ok [0-9]+ $w" "$log" || { echo "the guest did not pass '$w'"; soak_fail=1; }
+	done
+fi
+
+problems=$(grep -E 'WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|KCSAN:|kmemleak:|possible (circular|recursive) locking|general protection fault|blocked for more than|soft lockup|ODEBUG:' "$judged" || true)
 notok=$(grep -E '^[[:space:]]*(# )?not ok ' "$log" || true)
 skips=$(grep -E '^[[:space:]]*(# )?ok .*# SKIP' "$log" || true)
 # kselftest's totals (KUnit's have no xfail)
@@ -135,6 +224,7 @@ grep -q '^LWNFS-GUEST-END rc=0' "$log" || { echo "the guest did not finish clean
 want=$(grep -c '^TEST\(_F\)\?(' "$(tree_dir "$base")/tools/testing/selftests/filesystems/lwnfs/lwnfs_test.c")
 grep -qE "pass:$want " <<<"$totals" || { echo "the kselftest has $want tests, but: $totals"; fail=1; }
 [ $kunit_fail -eq 0 ] || { echo "KUnit failed: $kunit_summary"; echo "$parsed" | tail -n 30; fail=1; }
+[ $soak_fail -eq 0 ] || fail=1
 if [ $fail -ne 0 ]; then
 	echo "--- end of the guest log ($log):"
 	tail -n 40 "$log"
@@ -142,4 +232,8 @@ if [ $fail -ne 0 ]; then
 fi
 outer=$(grep -cE '^ok ' "$log" || true)
 info "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): kselftest ${totals#\# }; $outer guest checks ok; $((SECONDS - start))s"
-[ -z "$kunit_summary" ] || info "$base: KUnit at boot: $kunit_summary"
+[ -z "$kunit_summary" ] || info "$base: KUnit: $kunit_summary"
+if [ "$mode" = soak ]; then
+	grep -E '^soak: (faults|stress)|^# trinity' "$log" | sed 's/^/  /'
+	[ -z "$soak_summary" ] || info "$base ($variant): $soak_summary"
+fi

@@ -1,0 +1,911 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lwnfs_soak: the load and the fault-injection sweep of the debug guests
+ * (scripts/soak.sh). It is tooling, not part of the series: the series'
+ * own tests are the kselftest and KUnit suites.
+ *
+ *   lwnfs_soak stress SECONDS DIR    readers, writers, create/unlink/rename
+ *                                    churn, remounts and mount/lazy-umount
+ *                                    loops on the lwnfs instance at DIR
+ *   lwnfs_soak faults DIR            sweep the allocation failure points of
+ *                                    mount, open, read, write, create, mkdir,
+ *                                    unlink, rmdir, rename and remount one
+ *                                    by one (/proc/thread-self/fail-nth),
+ *                                    then fail allocations at random
+ *                                    (failslab, fail_page_alloc)
+ *   lwnfs_soak runas UID GID PROG [ARG...]
+ *                                    run PROG as UID:GID, with no groups
+ *
+ * DIR is an empty mount point; the program mounts its own instances there.
+ * Every unexpected result prints "soak: FAIL: ..." and makes the exit
+ * status 1; the kernel's own reports are the harness's to judge.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <grp.h>
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+static int failures;
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("soak: FAIL: ", stdout);
+	vprintf(fmt, ap);
+	putchar('\n');
+	fflush(stdout);
+	va_end(ap);
+	failures++;
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("soak: FAIL: ", stdout);
+	vprintf(fmt, ap);
+	printf(": %s\n", strerror(errno));
+	va_end(ap);
+	exit(1);
+}
+
+/* errno is one of the zero-terminated list */
+static int errno_in(int err, const int *ok)
+{
+	for (; *ok; ok++)
+		if (err == *ok)
+			return 1;
+	return 0;
+}
+
+static int sys_renameat2(const char *from, const char *to, unsigned int flags)
+{
+	return syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, flags);
+}
+
+/* Read a counter through fd: its value, or -1 with errno set. */
+static long long read_value(int fd)
+{
+	char buf[64];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	char *end;
+	long long v;
+
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	if (n < 2 || end != buf + n - 1 || *end != '\n' || errno) {
+		fail("counter read as '%s'", buf);
+		errno = EIO;
+		return -1;
+	}
+	return v;
+}
+
+static int write_value(int fd, long long v)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%lld\n", v);
+
+	return pwrite(fd, buf, len, 0) == len ? 0 : -1;
+}
+
+/* The value of the counter at path, read with a fresh open. */
+static long long value_at(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	long long v;
+
+	if (fd < 0)
+		return -1;
+	v = read_value(fd);
+	close(fd);
+	return v;
+}
+
+static int mounted_at(const char *dir)
+{
+	char parent[4096];
+	struct stat a, b;
+
+	snprintf(parent, sizeof(parent), "%s/..", dir);
+	if (stat(dir, &a) || stat(parent, &b))
+		die("stat %s", dir);
+	return a.st_dev != b.st_dev;
+}
+
+static void mount_lwnfs(const char *dir, const char *opts)
+{
+	if (mount("lwnfs", dir, "lwnfs", 0, opts))
+		die("mount -t lwnfs -o '%s' lwnfs %s", opts ? opts : "", dir);
+}
+
+/* ---- stress ---------------------------------------------------------- */
+
+static time_t deadline;
+
+static int running(void)
+{
+	return time(NULL) < deadline;
+}
+
+/* Readers: the built-in counters, read as pread and as cat does. */
+static void reader(const char *dir, int id)
+{
+	char path[4096];
+	long reads = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, id ? "subdir/subcounter" : "counter");
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die("open %s", path);
+	while (running()) {
+		if (read_value(fd) < 0)
+			fail("reader %d: read %s: %s", id, path, strerror(errno));
+		if (value_at(path) < 0)
+			fail("reader %d: open+read %s: %s", id, path, strerror(errno));
+		reads += 2;
+	}
+	close(fd);
+	printf("soak: reader %d: %ld reads\n", id, reads);
+}
+
+/* Writers: the same counters, set to random values and to bad input. */
+static void writer(const char *dir, int id)
+{
+	char path[4096];
+	long writes = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, id ? "subdir/subcounter" : "counter");
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die("open %s", path);
+	while (running()) {
+		if (write_value(fd, random()))
+			fail("writer %d: write %s: %s", id, path, strerror(errno));
+		if (pwrite(fd, "12x\n", 4, 0) != -1 || errno != EINVAL)
+			fail("writer %d: bad input to %s: not EINVAL", id, path);
+		writes += 2;
+	}
+	close(fd);
+	printf("soak: writer %d: %ld writes\n", id, writes);
+}
+
+#define CHURN_NAMES 24
+#define CHURN_DIRS 3
+
+/* A random path in the churn area: "nK" or "dJ/nK". */
+static void churn_file(char *buf, size_t len, const char *area)
+{
+	int j = random() % (CHURN_DIRS + 1);
+	int k = random() % CHURN_NAMES;
+
+	if (j == CHURN_DIRS)
+		snprintf(buf, len, "%s/n%d", area, k);
+	else
+		snprintf(buf, len, "%s/d%d/n%d", area, j, k);
+}
+
+/*
+ * Churners: two processes on the same names, so that every operation
+ * races with the other's. Each call may fail only as the race allows.
+ */
+static void churner(const char *dir, int id)
+{
+	static const int create_ok[] = { EEXIST, ENOENT, ENOSPC, 0 };
+	static const int remove_ok[] = { ENOENT, 0 };
+	static const int rename_ok[] = { ENOENT, EEXIST, ENOSPC, 0 };
+	static const int mkdir_ok[] = { EEXIST, ENOSPC, 0 };
+	static const int rmdir_ok[] = { ENOENT, ENOTEMPTY, 0 };
+	char area[256], a[4096], b[4096];
+	long ops = 0;
+	int fd;
+
+	snprintf(area, sizeof(area), "%s/churn", dir);
+	srandom(getpid());
+	while (running()) {
+		int op = random() % 8;
+
+		churn_file(a, sizeof(a), area);
+		churn_file(b, sizeof(b), area);
+		ops++;
+		switch (op) {
+		case 0:
+		case 1:
+			fd = open(a, O_CREAT | O_EXCL | O_RDWR, 0600);
+			if (fd < 0) {
+				if (!errno_in(errno, create_ok))
+					fail("churner %d: create %s: %s", id, a, strerror(errno));
+				break;
+			}
+			/* the new counter is this process's alone to write */
+			if (read_value(fd) != 0 || write_value(fd, 7) || read_value(fd) != 7)
+				fail("churner %d: new counter %s misbehaves", id, a);
+			close(fd);
+			break;
+		case 2:
+		case 3:
+			if (unlink(a) && !errno_in(errno, remove_ok))
+				fail("churner %d: unlink %s: %s", id, a, strerror(errno));
+			break;
+		case 4:
+		case 5: {
+			static const unsigned int flags[] = { 0, RENAME_NOREPLACE, RENAME_EXCHANGE };
+			unsigned int f = flags[random() % 3];
+
+			if (sys_renameat2(a, b, f) && !errno_in(errno, rename_ok))
+				fail("churner %d: rename %s %s (%u): %s", id, a, b, f, strerror(errno));
+			break;
+		}
+		case 6:
+			snprintf(a, sizeof(a), "%s/d%ld", area, random() % CHURN_DIRS);
+			if (mkdir(a, 0700) && !errno_in(errno, mkdir_ok))
+				fail("churner %d: mkdir %s: %s", id, a, strerror(errno));
+			break;
+		case 7:
+			snprintf(a, sizeof(a), "%s/d%ld", area, random() % CHURN_DIRS);
+			if (rmdir(a) && !errno_in(errno, rmdir_ok))
+				fail("churner %d: rmdir %s: %s", id, a, strerror(errno));
+			break;
+		}
+	}
+	printf("soak: churner %d: %ld operations\n", id, ops);
+}
+
+/*
+ * Remounts of the churned instance: the uid=/gid= walk over every inode
+ * and the max_entries check, racing with the churners' creates.
+ */
+static void remounter(const char *dir)
+{
+	static const char *const opts[] = {
+		"uid=1000,gid=1000,max_entries=512", "uid=0,gid=0,max_entries=1024",
+	};
+	long n = 0;
+
+	while (running()) {
+		if (mount(NULL, dir, NULL, MS_REMOUNT, opts[n % 2]))
+			fail("remount %s -o %s: %s", dir, opts[n % 2], strerror(errno));
+		n++;
+		usleep(1000);
+	}
+	printf("soak: remounter: %ld remounts\n", n);
+}
+
+/*
+ * Mount and umount loops: private instances, left with open files by a
+ * lazy umount, and refused a plain umount while busy.
+ */
+static void mounter(const char *dir)
+{
+	char mnt[256], path[4096];
+	long n = 0;
+	int cfd, nfd;
+
+	snprintf(mnt, sizeof(mnt), "%s/churn/m", dir);
+	if (mkdir(mnt, 0700))
+		die("mkdir %s", mnt);
+	while (running()) {
+		mount_lwnfs(mnt, "max_entries=8");
+		snprintf(path, sizeof(path), "%s/counter", mnt);
+		cfd = open(path, O_RDWR);
+		snprintf(path, sizeof(path), "%s/new", mnt);
+		nfd = open(path, O_CREAT | O_RDWR, 0600);
+		if (cfd < 0 || nfd < 0)
+			die("open in %s", mnt);
+		if (read_value(cfd) != 0)
+			fail("mounter: a new instance's counter is not 0");
+		if (n % 4 == 0) {
+			if (umount(mnt) != -1 || errno != EBUSY)
+				fail("mounter: umount of a busy instance: not EBUSY");
+		}
+		if (umount2(mnt, MNT_DETACH))
+			fail("mounter: umount -l %s: %s", mnt, strerror(errno));
+		/* the detached instance lives on with its open files */
+		if (read_value(cfd) != 1 || read_value(nfd) != 0)
+			fail("mounter: counters of a lazily unmounted instance");
+		close(cfd);
+		close(nfd);
+		n++;
+	}
+	printf("soak: mounter: %ld mount and lazy umount cycles\n", n);
+}
+
+static int stress(int seconds, const char *dir)
+{
+	char area[256];
+	int nproc = 0, status, bad = 0, i;
+	pid_t pid;
+
+	mount_lwnfs(dir, NULL);
+	snprintf(area, sizeof(area), "%s/churn", dir);
+	if (mkdir(area, 0755))
+		die("mkdir %s", area);
+	deadline = time(NULL) + seconds;
+	for (i = 0; i < 8; i++) {
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			switch (i) {
+			case 0: case 1: reader(dir, i); break;
+			case 2: case 3: writer(dir, i - 2); break;
+			case 4: case 5: churner(dir, i - 4); break;
+			case 6: remounter(dir); break;
+			case 7: mounter(dir); break;
+			}
+			exit(failures ? 1 : 0);
+		}
+		nproc++;
+	}
+	while (nproc--) {
+		if (wait(&status) < 0)
+			die("wait");
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	}
+	if (umount(dir))
+		die("umount %s", dir);
+	printf("soak: stress: %d seconds, %d of 8 workers failed\n", seconds, bad);
+	return bad ? 1 : 0;
+}
+
+/* ---- faults ---------------------------------------------------------- */
+
+static int nth_fd;
+static char fdir[256];		/* the swept instance */
+static char fmnt[256];		/* a mount point for the mount sweep */
+
+static void set_nth(int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%d", n);
+
+	if (pwrite(nth_fd, buf, len, 0) != len)
+		die("write %d to /proc/thread-self/fail-nth", n);
+}
+
+/* Whether the failure set with set_nth() was injected, and reset it. */
+static int injected(void)
+{
+	char buf[16] = "";
+	int left;
+
+	if (pread(nth_fd, buf, sizeof(buf) - 1, 0) < 1)
+		die("read /proc/thread-self/fail-nth");
+	left = atoi(buf);
+	set_nth(0);
+	return left == 0;
+}
+
+static char *fpath(const char *name)
+{
+	static char buf[2][4096];
+	static int i;
+
+	i ^= 1;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", fdir, name);
+	return buf[i];
+}
+
+static int exists(const char *name)
+{
+	struct stat st;
+
+	return lstat(fpath(name), &st) == 0;
+}
+
+static unsigned long long ffree(void)
+{
+	struct statfs s;
+
+	if (statfs(fdir, &s))
+		die("statfs %s", fdir);
+	return s.f_ffree;
+}
+
+static unsigned long long ffiles(void)
+{
+	struct statfs s;
+
+	if (statfs(fdir, &s))
+		die("statfs %s", fdir);
+	return s.f_files;
+}
+
+static void make_counter(const char *name, long long v)
+{
+	int fd = open(fpath(name), O_CREAT | O_EXCL | O_RDWR, 0600);
+
+	if (fd < 0 || write_value(fd, v))
+		die("create %s", fpath(name));
+	close(fd);
+}
+
+/*
+ * One operation of the sweep: run() is the call under test, with the
+ * failure armed; check() gets its result and says whether the instance
+ * is as the result claims (all of it on success, none of it on failure).
+ */
+struct fault_op {
+	const char *name;
+	void (*setup)(void);
+	int (*run)(void);
+	void (*check)(int rc);
+	void (*cleanup)(void);
+};
+
+static unsigned long long free0;
+static int sweep_fd = -1;
+
+static void note_free(void)
+{
+	free0 = ffree();
+}
+
+static void expect_free(const char *op, int rc, long delta)
+{
+	unsigned long long now = ffree();
+
+	if (now != free0 + (rc ? 0 : delta))
+		fail("%s (%s): f_ffree %llu, was %llu", op, rc ? "failed" : "succeeded", now, free0);
+}
+
+static int run_mount(void)
+{
+	return mount("lwnfs", fmnt, "lwnfs", 0, "uid=1,max_entries=64,mode=0750");
+}
+
+static void check_mount(int rc)
+{
+	char path[4096];
+
+	if (mounted_at(fmnt) != !rc)
+		fail("mount %s, but the mount point says otherwise", rc ? "failed" : "succeeded");
+	if (!rc) {
+		snprintf(path, sizeof(path), "%s/counter", fmnt);
+		if (value_at(path) != 0)
+			fail("mount succeeded, but its counter does not read 0");
+		if (umount(fmnt))
+			die("umount %s", fmnt);
+	}
+}
+
+static int run_open(void)
+{
+	sweep_fd = open(fpath("counter"), O_RDWR);
+	return sweep_fd < 0 ? -1 : 0;
+}
+
+static void check_open(int rc)
+{
+	if (!rc && value_at(fpath("counter")) < 0)
+		fail("open succeeded, the counter cannot be read");
+}
+
+static void close_sweep_fd(void)
+{
+	if (sweep_fd >= 0)
+		close(sweep_fd);
+	sweep_fd = -1;
+}
+
+static void setup_rw(void)
+{
+	sweep_fd = open(fpath("counter"), O_RDWR);
+	if (sweep_fd < 0 || write_value(sweep_fd, 41))
+		die("open %s", fpath("counter"));
+}
+
+static int run_read(void)
+{
+	char buf[64];
+
+	return pread(sweep_fd, buf, sizeof(buf), 0) < 0 ? -1 : 0;
+}
+
+/* A read takes the value only when it succeeds. */
+static void check_read(int rc)
+{
+	long long v = read_value(sweep_fd);
+
+	if (v != (rc ? 41 : 42))
+		fail("read %s, then the counter read %lld", rc ? "failed" : "succeeded", v);
+}
+
+static int run_write(void)
+{
+	return pwrite(sweep_fd, "12345\n", 6, 0) == 6 ? 0 : -1;
+}
+
+static void check_write(int rc)
+{
+	long long v = read_value(sweep_fd);
+
+	if (v != (rc ? 41 : 12345))
+		fail("write %s, then the counter read %lld", rc ? "failed" : "succeeded", v);
+}
+
+static int run_create(void)
+{
+	int fd = open(fpath("new"), O_CREAT | O_EXCL | O_RDWR, 0600);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static void check_create(int rc)
+{
+	expect_free("create", rc, -1);
+	if (exists("new") != !rc)
+		fail("create %s, but the name is %s", rc ? "failed" : "succeeded",
+		     exists("new") ? "there" : "missing");
+	if (!rc && value_at(fpath("new")) != 0)
+		fail("create succeeded, the new counter does not read 0");
+	if (!rc && unlink(fpath("new")))
+		die("unlink %s", fpath("new"));
+}
+
+static int run_mkdir(void)
+{
+	return mkdir(fpath("newdir"), 0700);
+}
+
+static void check_mkdir(int rc)
+{
+	expect_free("mkdir", rc, -1);
+	if (exists("newdir") != !rc)
+		fail("mkdir %s, but the name says otherwise", rc ? "failed" : "succeeded");
+	if (!rc && rmdir(fpath("newdir")))
+		die("rmdir %s", fpath("newdir"));
+}
+
+static void setup_victim(void)
+{
+	make_counter("victim", 9);
+	note_free();
+}
+
+static int run_unlink(void)
+{
+	return unlink(fpath("victim"));
+}
+
+static void check_unlink(int rc)
+{
+	expect_free("unlink", rc, 1);
+	if (exists("victim") != !!rc)
+		fail("unlink %s, but the name says otherwise", rc ? "failed" : "succeeded");
+	if (rc && value_at(fpath("victim")) != 9)
+		fail("unlink failed, and the counter lost its value");
+	if (rc && unlink(fpath("victim")))
+		die("unlink %s", fpath("victim"));
+}
+
+static void setup_victim_dir(void)
+{
+	if (mkdir(fpath("victimdir"), 0700))
+		die("mkdir %s", fpath("victimdir"));
+	note_free();
+}
+
+static int run_rmdir(void)
+{
+	return rmdir(fpath("victimdir"));
+}
+
+static void check_rmdir(int rc)
+{
+	expect_free("rmdir", rc, 1);
+	if (exists("victimdir") != !!rc)
+		fail("rmdir %s, but the name says otherwise", rc ? "failed" : "succeeded");
+	if (rc && rmdir(fpath("victimdir")))
+		die("rmdir %s", fpath("victimdir"));
+}
+
+static int run_rename(void)
+{
+	return rename(fpath("victim"), fpath("renamed"));
+}
+
+static void check_rename(int rc)
+{
+	const char *there = rc ? "victim" : "renamed";
+	const char *gone = rc ? "renamed" : "victim";
+
+	expect_free("rename", rc, 0);
+	if (exists(gone) || value_at(fpath(there)) != 9)
+		fail("rename %s, but the names say otherwise", rc ? "failed" : "succeeded");
+	if (unlink(fpath(there)))
+		die("unlink %s", fpath(there));
+}
+
+static int run_remount(void)
+{
+	return mount(NULL, fdir, NULL, MS_REMOUNT, "uid=5,max_entries=100");
+}
+
+/* A failed remount changes nothing; a successful one all it was given. */
+static void check_remount(int rc)
+{
+	struct stat st;
+
+	if (stat(fpath("counter"), &st))
+		die("stat %s", fpath("counter"));
+	if (ffiles() != (rc ? 1024 : 100) || st.st_uid != (rc ? 0U : 5U))
+		fail("remount %s, but f_files is %llu and the owner %u", rc ? "failed" : "succeeded",
+		     ffiles(), st.st_uid);
+	if (!rc && mount(NULL, fdir, NULL, MS_REMOUNT, "uid=0,max_entries=1024"))
+		die("remount %s back", fdir);
+}
+
+static const struct fault_op fault_ops[] = {
+	{ "mount", NULL, run_mount, check_mount, NULL },
+	{ "open", NULL, run_open, check_open, close_sweep_fd },
+	{ "read", setup_rw, run_read, check_read, close_sweep_fd },
+	{ "write", setup_rw, run_write, check_write, close_sweep_fd },
+	{ "create", note_free, run_create, check_create, NULL },
+	{ "mkdir", note_free, run_mkdir, check_mkdir, NULL },
+	{ "unlink", setup_victim, run_unlink, check_unlink, NULL },
+	{ "rmdir", setup_victim_dir, run_rmdir, check_rmdir, NULL },
+	{ "rename", setup_victim, run_rename, check_rename, NULL },
+	{ "remount", NULL, run_remount, check_remount, NULL },
+};
+
+/*
+ * Fail the first, second, ... fault-injectable call (slab or page
+ * allocation) of one system call, until the call makes no more of them.
+ */
+static int sweep(const struct fault_op *op)
+{
+	int n, rc, err, enomem = 0, other = 0, ok = 0;
+
+	for (n = 1; n < 10000; n++) {
+		if (op->setup)
+			op->setup();
+		set_nth(n);
+		rc = op->run();
+		err = errno;
+		if (!injected()) {
+			op->check(rc);
+			if (op->cleanup)
+				op->cleanup();
+			break;
+		}
+		if (rc && err == ENOMEM)
+			enomem++;
+		else if (rc)
+			other++, fail("%s, failure point %d: %s, not ENOMEM", op->name, n, strerror(err));
+		else
+			ok++;
+		op->check(rc);
+		if (op->cleanup)
+			op->cleanup();
+	}
+	printf("soak: faults: %-8s %3d failure points: %d ENOMEM, %d other errors, %d recovered\n",
+	       op->name, n - 1, enomem, other, ok);
+	return n - 1;
+}
+
+static void knob(const char *attr, const char *name, const char *val)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/%s/%s", attr, name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		die("write %s to %s", val, path);
+	close(fd);
+}
+
+static void make_it_fail(int on)
+{
+	int fd = open("/proc/self/make-it-fail", O_WRONLY);
+
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
+		die("write /proc/self/make-it-fail");
+	close(fd);
+}
+
+/*
+ * Random failures: each allocation of this process fails with a
+ * probability of 1 in 10 while it runs every operation many times; each
+ * call must succeed or fail as the operation allows. The instance must
+ * then work as before.
+ */
+static int random_faults(int rounds)
+{
+	static const int ok[] = { ENOMEM, ENOENT, EEXIST, ENOTEMPTY, 0 };
+	static const char *const attrs[] = { "failslab", "fail_page_alloc" };
+	long failed = 0, enomem = 0;
+	unsigned int i;
+	int r, rc, fd;
+
+	for (i = 0; i < 2; i++) {
+		knob(attrs[i], "task-filter", "Y");
+		knob(attrs[i], "interval", "1");
+		knob(attrs[i], "times", "-1");
+		knob(attrs[i], "probability", "10");
+	}
+	make_it_fail(1);
+	for (r = 0; r < rounds; r++) {
+		switch (r % 6) {
+		case 0:
+			fd = open(fpath("r"), O_CREAT | O_RDWR, 0600);
+			rc = fd < 0 ? -1 : 0;
+			if (fd >= 0) {
+				rc = write_value(fd, r);
+				close(fd);
+			}
+			break;
+		case 1:
+			rc = value_at(fpath("r")) < 0 ? -1 : 0;
+			break;
+		case 2:
+			rc = rename(fpath("r"), fpath("s"));
+			break;
+		case 3:
+			rc = unlink(fpath("s"));
+			break;
+		case 4:
+			rc = mkdir(fpath("d"), 0700);
+			if (!rc)
+				rc = rmdir(fpath("d"));
+			break;
+		default:
+			rc = run_mount();
+			if (!rc)
+				rc = umount(fmnt);
+			break;
+		}
+		if (rc) {
+			failed++;
+			enomem += errno == ENOMEM;
+			if (!errno_in(errno, ok))
+				fail("random faults: round %d: %s", r, strerror(errno));
+		}
+	}
+	make_it_fail(0);
+	for (i = 0; i < 2; i++)
+		knob(attrs[i], "probability", "0");
+	unlink(fpath("r"));
+	unlink(fpath("s"));
+	rmdir(fpath("d"));
+	while (mounted_at(fmnt))
+		if (umount(fmnt))
+			die("umount %s", fmnt);
+	printf("soak: faults: random: %d rounds, %ld calls failed (%ld ENOMEM)\n",
+	       rounds, failed, enomem);
+	return enomem;
+}
+
+/* nr_inodes and nr_dentry: counted at allocation, so KASAN's quarantine
+ * of freed objects does not hide a leak. */
+static void vfs_counts(long *inodes, long *dentries)
+{
+	FILE *f;
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+	if (fd < 0 || write(fd, "2", 1) != 1)
+		die("write /proc/sys/vm/drop_caches");
+	close(fd);
+	f = fopen("/proc/sys/fs/inode-nr", "r");
+	if (!f || fscanf(f, "%ld", inodes) != 1)
+		die("read /proc/sys/fs/inode-nr");
+	fclose(f);
+	f = fopen("/proc/sys/fs/dentry-state", "r");
+	if (!f || fscanf(f, "%ld", dentries) != 1)
+		die("read /proc/sys/fs/dentry-state");
+	fclose(f);
+}
+
+static int faults(const char *dir)
+{
+	static const char *const attrs[] = { "failslab", "fail_page_alloc" };
+	long inodes0, dentries0, inodes, dentries;
+	int points = 0, ops = 0, n;
+	unsigned int i;
+
+	snprintf(fdir, sizeof(fdir), "%s/sweep", dir);
+	snprintf(fmnt, sizeof(fmnt), "%s/mnt", dir);
+	if (mkdir(fdir, 0755) || mkdir(fmnt, 0755))
+		die("mkdir in %s", dir);
+	/* GFP_KERNEL allocations too, and no noise on the console */
+	for (i = 0; i < 2; i++) {
+		knob(attrs[i], "ignore-gfp-wait", "N");
+		knob(attrs[i], "verbose", "0");
+		knob(attrs[i], "probability", "0");
+	}
+	knob("fail_page_alloc", "ignore-gfp-highmem", "N");
+	knob("fail_page_alloc", "min-order", "0");
+	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (nth_fd < 0)
+		die("open /proc/thread-self/fail-nth");
+
+	vfs_counts(&inodes0, &dentries0);
+	mount_lwnfs(fdir, NULL);
+	for (i = 0; i < sizeof(fault_ops) / sizeof(fault_ops[0]); i++, ops++) {
+		n = sweep(&fault_ops[i]);
+		/* these allocate at least an inode or a super block */
+		if (n == 0 && fault_ops[i].run != run_read && fault_ops[i].run != run_write)
+			fail("%s: no failure point; is fail-nth working?", fault_ops[i].name);
+		points += n;
+	}
+	if (random_faults(2000) == 0)
+		fail("random faults: no call failed with ENOMEM; is fault injection on?");
+
+	/* the instance works as before */
+	make_counter("after", 5);
+	if (value_at(fpath("after")) != 5 || value_at(fpath("after")) != 6)
+		fail("the instance misbehaves after the faults");
+	if (unlink(fpath("after")))
+		die("unlink %s", fpath("after"));
+	if (umount(fdir))
+		die("umount %s", fdir);
+	vfs_counts(&inodes, &dentries);
+	printf("soak: faults: %d operations, %d failure points; inodes %ld -> %ld, dentries %ld -> %ld\n",
+	       ops, points, inodes0, inodes, dentries0, dentries);
+	/* a little slack for the VFS's own caches (proc, the mount points) */
+	if (inodes > inodes0 + 8 || dentries > dentries0 + 8)
+		fail("inodes or dentries leaked: %ld and %ld more", inodes - inodes0,
+		     dentries - dentries0);
+	return failures ? 1 : 0;
+}
+
+/* ---- runas ----------------------------------------------------------- */
+
+static int runas(uid_t uid, gid_t gid, char **argv)
+{
+	if (setgroups(0, NULL) || setgid(gid) || setuid(uid))
+		die("setuid %u:%u", uid, gid);
+	execvp(argv[0], argv);
+	die("exec %s", argv[0]);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 3 && strlen(argv[argc - 1]) > 200 && strcmp(argv[1], "runas")) {
+		fprintf(stderr, "%s: DIR is too long\n", argv[0]);
+		return 2;
+	}
+	if (argc == 4 && !strcmp(argv[1], "stress"))
+		return stress(atoi(argv[2]), argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "faults"))
+		return faults(argv[2]);
+	if (argc >= 5 && !strcmp(argv[1], "runas"))
+		return runas(atoi(argv[2]), atoi(argv[3]), argv + 4);
+	fprintf(stderr, "usage: %s stress SECONDS DIR | faults DIR | runas UID GID PROG [ARG...]\n",
+		argv[0]);
+	return 2;
+}
