@@ -578,25 +578,27 @@ static int lwnfs_test_cmp_u64(const void *a, const void *b)
 /*
  * Kernel threads reading at once get every value exactly once. A thread
  * that fails to start is an expectation failure, not an assertion: the
- * threads already running use this frame and the open files, so they are
- * waited for before anything else is judged.
+ * threads already running use r and the open files, so they are waited
+ * for before anything else is judged. r is not on the stack: with lockdep,
+ * eight completions make the frame too large.
  */
 static void lwnfs_test_kthreads(struct kunit *test)
 {
 	const int total = LWNFS_TEST_THREADS * LWNFS_TEST_READS;
 	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
-	struct lwnfs_test_reader r[LWNFS_TEST_THREADS];
 	struct task_struct *t[LWNFS_TEST_THREADS];
+	struct lwnfs_test_reader *r;
 	int i, started, dups = 0;
 	struct file *f;
 	u64 *vals;
 
 	vals = kunit_kcalloc(test, total, sizeof(*vals), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, vals);
+	r = kunit_kcalloc(test, LWNFS_TEST_THREADS, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
 	for (i = 0; i < LWNFS_TEST_THREADS; i++) {
 		r[i].file = lwnfs_test_open(test, mnt, "counter", O_RDONLY);
 		r[i].vals = vals + i * LWNFS_TEST_READS;
-		r[i].errors = 0;
 		init_completion(&r[i].done);
 	}
 	for (started = 0; started < LWNFS_TEST_THREADS; started++) {

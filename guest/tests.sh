@@ -66,21 +66,29 @@ run_tests() {
 
 # Trinity, as an unprivileged user, on an lwnfs instance that user owns:
 # VFS system calls only, for SECONDS. It must still be running when the
-# time is up (it stops early on a tainted kernel or an error of its own).
+# time is up (it stops early on a tainted kernel or an error of its own),
+# and all of it must then stop (lwnfs_soak fuzz).
 run_trinity() {
 	echo "# trinity for $1 s"
 	mount -t lwnfs -o uid=1000,gid=1000 lwnfs /lwnfs
 	mkdir -p /tmp/trinity
 	chown 1000:1000 /tmp/trinity
-	start=$(date +%s)
-	(cd /tmp/trinity && timeout -s INT -k 30 "$1" lwnfs_soak runas 1000 1000 \
+	(cd /tmp/trinity && lwnfs_soak fuzz "$1" 1000 1000 \
 		trinity -q -l off -g vfs -V /lwnfs -C 2 >/tmp/trinity.log 2>&1)
-	ran=$(($(date +%s) - start))
-	grep -iE 'syscalls|tainted|error' /tmp/trinity.log | tail -n 5 | sed 's/^/# trinity: /'
-	[ "$ran" -ge "$1" ]
-	tap $? "trinity: ran for the full $1 s (ran $ran s)"
-	umount /lwnfs || umount -l /lwnfs
+	r=$?
+	grep -E '^soak: |[Ss]yscalls|taint|[Ee]rror' /tmp/trinity.log | tail -n 8 | sed 's/^/# trinity: /'
+	tap $r "trinity: ran for the full $1 s and stopped"
+	umount /lwnfs
 	tap $? "trinity: its instance unmounts"
+}
+
+# phase NAME COMMAND...: run COMMAND, and report it with its time as TAP.
+phase() {
+	name=$1
+	shift
+	t0=$(date +%s)
+	"$@"
+	tap $? "$name ($(($(date +%s) - t0)) s)"
 }
 
 # kmemleak: two scans (an object is reported once it has stayed
@@ -104,22 +112,20 @@ run_soak() {
 	mount -t debugfs debugfs /sys/kernel/debug
 	insmod /lib/lwnfs.ko
 	tap $? "module: insmod lwnfs.ko"
-	insmod /lib/lwnfs_kunit.ko
-	tap $? "KUnit: insmod lwnfs_kunit.ko runs the suite"
+	phase "KUnit: insmod lwnfs_kunit.ko runs the suite" insmod /lib/lwnfs_kunit.ko
 	rmmod lwnfs_kunit
 	tap $? "KUnit: rmmod lwnfs_kunit"
-	/bin/lwnfs_test
-	tap $? "kselftest filesystems/lwnfs"
-	lwnfs_soak stress "$1" /lwnfs
-	tap $? "soak: stress for $1 s"
+	phase "kselftest filesystems/lwnfs" /bin/lwnfs_test
+	phase "soak: stress for $1 s" lwnfs_soak stress "$1" /lwnfs
 	if [ -e /proc/thread-self/fail-nth ]; then
-		lwnfs_soak faults /tmp
-		tap $? "soak: fault injection"
+		phase "soak: fault injection" lwnfs_soak faults /tmp
 	fi
 	if [ "$2" -gt 0 ]; then
 		run_trinity "$2"
 	fi
+	t0=$(date +%s)
 	module_tests
+	echo "# module lifecycle: $(($(date +%s) - t0)) s"
 	kmemleak_report
 	echo "1..$n"
 }

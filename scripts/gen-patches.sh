@@ -265,7 +265,7 @@ merge_states() {
 # cover letter headers, and followed by its shortlog and diffstat.
 cover_letter() {
 	local base=$1 tree=$2 tip=$3 kselftests tmpl
-	kselftests=$(grep -c '^TEST\(_F\)\?(' "$work/state/${#PATCHES[@]}/$SELFTESTS/lwnfs_test.c")
+	kselftests=$(grep -c '^TEST\(_F\)\?\(_TIMEOUT\)\?(' "$work/state/${#PATCHES[@]}/$SELFTESTS/lwnfs_test.c")
 	tmpl=$work/cover.msg
 	sed -e "s|@BASE@|$base|g" -e "s|@PACKAGE@|$(base_field "$base" package)|g" \
 		-e "s|@VERSION@|$(base_field "$base" version)|g" \

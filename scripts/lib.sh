@@ -458,7 +458,9 @@ carry_edits() {
 		diff -u --label "a/$f" --label "b/$f" "$old/$f" "$new/$f" >"$edit" && continue
 		if patch -s -R -p1 -F0 --dry-run -d "$next" <"$edit" >/dev/null 2>&1; then
 			continue
-		elif patch -s -p1 -F0 --no-backup-if-mismatch -d "$next" <"$edit" >/dev/null 2>&1; then
+		elif patch -s -p1 -F0 --dry-run -d "$next" <"$edit" >/dev/null 2>&1 &&
+			patch -s -p1 -F0 --no-backup-if-mismatch -d "$next" <"$edit" >/dev/null 2>&1; then
+			# (tried first: a failed patch leaves .rej files and half an edit)
 			echo "carried: the edit of $f in $from into $to"
 		elif [ "${LWNFS_ACCEPT:-0}" = 1 ]; then
 			echo "accepted (LWNFS_ACCEPT=1): the edit of $f in $from is not in $to"

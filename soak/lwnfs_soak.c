@@ -13,8 +13,11 @@
  *                                    by one (/proc/thread-self/fail-nth),
  *                                    then fail allocations at random
  *                                    (failslab, fail_page_alloc)
- *   lwnfs_soak runas UID GID PROG [ARG...]
- *                                    run PROG as UID:GID, with no groups
+ *   lwnfs_soak fuzz SECONDS UID GID PROG [ARG...]
+ *                                    run PROG as UID:GID, with no groups,
+ *                                    in a process group of its own; after
+ *                                    SECONDS stop the whole group (SIGINT,
+ *                                    then SIGKILL) and reap it
  *
  * DIR is an empty mount point; the program mounts its own instances there.
  * Every unexpected result prints "soak: FAIL: ..." and makes the exit
@@ -29,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -552,14 +556,10 @@ static void check_write(int rc)
 		fail("write %s, then the counter read %lld", rc ? "failed" : "succeeded", v);
 }
 
+/* mknod(S_IFREG) is a create alone, with no open after it */
 static int run_create(void)
 {
-	int fd = open(fpath("new"), O_CREAT | O_EXCL | O_RDWR, 0600);
-
-	if (fd < 0)
-		return -1;
-	close(fd);
-	return 0;
+	return mknod(fpath("new"), S_IFREG | 0600, 0);
 }
 
 static void check_create(int rc)
@@ -571,6 +571,35 @@ static void check_create(int rc)
 	if (!rc && value_at(fpath("new")) != 0)
 		fail("create succeeded, the new counter does not read 0");
 	if (!rc && unlink(fpath("new")))
+		die("unlink %s", fpath("new"));
+}
+
+static int run_open_create(void)
+{
+	int fd = open(fpath("new"), O_CREAT | O_EXCL | O_RDWR, 0600);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/*
+ * open(O_CREAT) is a create, then an open. When the open part fails (no
+ * memory for the struct file's per-open state, say) the VFS keeps the
+ * file it made, as for any filesystem; it must then be a whole counter.
+ */
+static void check_open_create(int rc)
+{
+	int there = exists("new");
+
+	if (!rc && !there)
+		fail("open(O_CREAT) succeeded, but the name is missing");
+	expect_free("open(O_CREAT)", !there, -1);
+	if (there && value_at(fpath("new")) != 0)
+		fail("open(O_CREAT) %s, and the counter it made does not read 0",
+		     rc ? "failed" : "succeeded");
+	if (there && unlink(fpath("new")))
 		die("unlink %s", fpath("new"));
 }
 
@@ -673,6 +702,7 @@ static const struct fault_op fault_ops[] = {
 	{ "read", setup_rw, run_read, check_read, close_sweep_fd },
 	{ "write", setup_rw, run_write, check_write, close_sweep_fd },
 	{ "create", note_free, run_create, check_create, NULL },
+	{ "open-creat", note_free, run_open_create, check_open_create, NULL },
 	{ "mkdir", note_free, run_mkdir, check_mkdir, NULL },
 	{ "unlink", setup_victim, run_unlink, check_unlink, NULL },
 	{ "rmdir", setup_victim_dir, run_rmdir, check_rmdir, NULL },
@@ -881,21 +911,87 @@ static int faults(const char *dir)
 	return failures ? 1 : 0;
 }
 
-/* ---- runas ----------------------------------------------------------- */
+/* ---- fuzz ------------------------------------------------------------ */
 
-static int runas(uid_t uid, gid_t gid, char **argv)
+static volatile sig_atomic_t alarmed;
+
+static void on_alarm(int sig)
 {
-	if (setgroups(0, NULL) || setgid(gid) || setuid(uid))
-		die("setuid %u:%u", uid, gid);
-	execvp(argv[0], argv);
-	die("exec %s", argv[0]);
+	(void)sig;
+	alarmed = 1;
+}
+
+/* Reap every descendant until none is left or SECONDS pass: 1 if none is. */
+static int reap_all(int seconds)
+{
+	alarmed = 0;
+	alarm(seconds);
+	while (!alarmed) {
+		if (wait(NULL) < 0 && errno == ECHILD) {
+			alarm(0);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * PROG (trinity) runs as UID:GID in a process group of its own, and this
+ * process, a child subreaper, adopts whatever it leaves behind. It must
+ * still be running when the time is up; then its whole group is stopped
+ * and reaped, or the run counts as a hang.
+ */
+static int fuzz(int seconds, uid_t uid, gid_t gid, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	int status, early = 0;
+	pid_t pid, w;
+
+	sigaction(SIGALRM, &sa, NULL);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		die("PR_SET_CHILD_SUBREAPER");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		if (setpgid(0, 0) || setgroups(0, NULL) || setgid(gid) || setuid(uid))
+			die("setpgid, setuid %u:%u", uid, gid);
+		execvp(argv[0], argv);
+		die("exec %s", argv[0]);
+	}
+	setpgid(pid, pid);
+	alarm(seconds);
+	while (!alarmed) {
+		w = wait(&status);
+		if (w == pid) {
+			early = 1;
+			break;
+		}
+	}
+	alarm(0);
+	if (early) {
+		printf("soak: fuzz: %s exited early, status 0x%x\n", argv[0], status);
+		reap_all(30);
+		return 1;
+	}
+	kill(-pid, SIGINT);
+	if (reap_all(30)) {
+		printf("soak: fuzz: %s ran %d s and stopped on SIGINT\n", argv[0], seconds);
+		return 0;
+	}
+	kill(-pid, SIGKILL);
+	if (reap_all(30)) {
+		printf("soak: fuzz: %s ran %d s and needed SIGKILL\n", argv[0], seconds);
+		return 0;
+	}
+	printf("soak: FAIL: fuzz: processes of %s are left 30 s after SIGKILL (a hang)\n", argv[0]);
 	return 1;
 }
 
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc >= 3 && strlen(argv[argc - 1]) > 200 && strcmp(argv[1], "runas")) {
+	if (argc >= 3 && argc <= 4 && strlen(argv[argc - 1]) > 200) {
 		fprintf(stderr, "%s: DIR is too long\n", argv[0]);
 		return 2;
 	}
@@ -903,9 +999,9 @@ int main(int argc, char **argv)
 		return stress(atoi(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "faults"))
 		return faults(argv[2]);
-	if (argc >= 5 && !strcmp(argv[1], "runas"))
-		return runas(atoi(argv[2]), atoi(argv[3]), argv + 4);
-	fprintf(stderr, "usage: %s stress SECONDS DIR | faults DIR | runas UID GID PROG [ARG...]\n",
+	if (argc >= 6 && !strcmp(argv[1], "fuzz"))
+		return fuzz(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), argv + 5);
+	fprintf(stderr, "usage: %s stress SECONDS DIR | faults DIR | fuzz SECONDS UID GID PROG [ARG...]\n",
 		argv[0]);
 	return 2;
 }
