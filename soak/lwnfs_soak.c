@@ -425,22 +425,13 @@ static int exists(const char *name)
 	return lstat(fpath(name), &st) == 0;
 }
 
-static unsigned long long ffree(void)
+static struct statfs sweep_statfs(void)
 {
 	struct statfs s;
 
 	if (statfs(fdir, &s))
 		die("statfs %s", fdir);
-	return s.f_ffree;
-}
-
-static unsigned long long ffiles(void)
-{
-	struct statfs s;
-
-	if (statfs(fdir, &s))
-		die("statfs %s", fdir);
-	return s.f_files;
+	return s;
 }
 
 static void make_counter(const char *name, long long v)
@@ -470,12 +461,12 @@ static int sweep_fd = -1;
 
 static void note_free(void)
 {
-	free0 = ffree();
+	free0 = sweep_statfs().f_ffree;
 }
 
 static void expect_free(const char *op, int rc, long delta)
 {
-	unsigned long long now = ffree();
+	unsigned long long now = sweep_statfs().f_ffree;
 
 	if (now != free0 + (rc ? 0 : delta))
 		fail("%s (%s): f_ffree %llu, was %llu", op, rc ? "failed" : "succeeded", now, free0);
@@ -628,11 +619,17 @@ static int run_unlink(void)
 	return unlink(fpath("victim"));
 }
 
+/* A removal frees its entry and its name only when it succeeds. */
+static void expect_removed(const char *op, const char *name, int rc)
+{
+	expect_free(op, rc, 1);
+	if (exists(name) != !!rc)
+		fail("%s %s, but the name says otherwise", op, rc ? "failed" : "succeeded");
+}
+
 static void check_unlink(int rc)
 {
-	expect_free("unlink", rc, 1);
-	if (exists("victim") != !!rc)
-		fail("unlink %s, but the name says otherwise", rc ? "failed" : "succeeded");
+	expect_removed("unlink", "victim", rc);
 	if (rc && value_at(fpath("victim")) != 9)
 		fail("unlink failed, and the counter lost its value");
 	if (rc && unlink(fpath("victim")))
@@ -653,9 +650,7 @@ static int run_rmdir(void)
 
 static void check_rmdir(int rc)
 {
-	expect_free("rmdir", rc, 1);
-	if (exists("victimdir") != !!rc)
-		fail("rmdir %s, but the name says otherwise", rc ? "failed" : "succeeded");
+	expect_removed("rmdir", "victimdir", rc);
 	if (rc && rmdir(fpath("victimdir")))
 		die("rmdir %s", fpath("victimdir"));
 }
@@ -685,13 +680,14 @@ static int run_remount(void)
 /* A failed remount changes nothing; a successful one all it was given. */
 static void check_remount(int rc)
 {
+	unsigned long long files = sweep_statfs().f_files;
 	struct stat st;
 
 	if (stat(fpath("counter"), &st))
 		die("stat %s", fpath("counter"));
-	if (ffiles() != (rc ? 1024 : 100) || st.st_uid != (rc ? 0U : 5U))
+	if (files != (rc ? 1024 : 100) || st.st_uid != (rc ? 0U : 5U))
 		fail("remount %s, but f_files is %llu and the owner %u", rc ? "failed" : "succeeded",
-		     ffiles(), st.st_uid);
+		     files, st.st_uid);
 	if (!rc && mount(NULL, fdir, NULL, MS_REMOUNT, "uid=0,max_entries=1024"))
 		die("remount %s back", fdir);
 }
@@ -745,6 +741,9 @@ static int sweep(const struct fault_op *op)
 	return n - 1;
 }
 
+/* the fault-injection attributes in debugfs that the sweep drives */
+static const char *const attrs[] = { "failslab", "fail_page_alloc" };
+
 static void knob(const char *attr, const char *name, const char *val)
 {
 	char path[4096];
@@ -775,7 +774,6 @@ static void make_it_fail(int on)
 static int random_faults(int rounds)
 {
 	static const int ok[] = { ENOMEM, ENOENT, EEXIST, ENOTEMPTY, 0 };
-	static const char *const attrs[] = { "failslab", "fail_page_alloc" };
 	long failed = 0, enomem = 0;
 	unsigned int i;
 	int r, rc, fd;
@@ -860,7 +858,6 @@ static void vfs_counts(long *inodes, long *dentries)
 
 static int faults(const char *dir)
 {
-	static const char *const attrs[] = { "failslab", "fail_page_alloc" };
 	long inodes0, dentries0, inodes, dentries;
 	int points = 0, ops = 0, n;
 	unsigned int i;
