@@ -160,6 +160,13 @@ static ssize_t put(const char *file, const void *data, size_t len)
 	return ret;
 }
 
+/*
+ * The load tests (and the race of creators and remounts) take seconds on
+ * an ordinary kernel and minutes on a debug one (KASAN, lockdep) in an
+ * emulated guest: their own timeout, not the harness's 30 s.
+ */
+#define LOAD_TIMEOUT 900
+
 FIXTURE(lwnfs) {
 	char *dir;
 	char *counter;
@@ -1790,7 +1797,7 @@ static int race_remount(const char *dir)
  * wrap around to a huge number), and the links of the root end as they
  * began.
  */
-TEST_F(lwnfs, max_entries_race)
+TEST_F_TIMEOUT(lwnfs, max_entries_race, LOAD_TIMEOUT)
 {
 	char *dir = lwnfs_mount("max_entries=8");
 	int i, status, running = 3, bad = 0, samples = 0, full = 0;
@@ -1945,13 +1952,6 @@ static int churn_read(const char *dir, int *stop, unsigned int seed)
 	}
 	return 0;
 }
-
-/*
- * The two load tests take seconds on an ordinary kernel and minutes on a
- * debug one (KASAN, lockdep) in an emulated guest: their own timeout, not
- * the harness's 30 s.
- */
-#define LOAD_TIMEOUT 900
 
 /* 2 processes churn 10,000 names each while 2 others read. */
 TEST_F_TIMEOUT(lwnfs, churn, LOAD_TIMEOUT)
