@@ -83,7 +83,7 @@ soak_stages() {
 kcsan_stages() {
 	stage "$1: debug build (KCSAN, lockdep)" "$S/build.sh" "$1" kcsan &&
 		stage "$1: kselftest build (KCSAN)" "$S/selftest.sh" "$1" kcsan &&
-		stage "$1: KCSAN guest: KUnit, kselftest, stress" \
+		stage "$1: KCSAN guest: KUnit, kselftest, stress, race" \
 			env SOAK_STRESS="$2" SOAK_TRINITY=0 "$S/guest.sh" "$1" kcsan soak
 }
 

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * lwnfs_soak: the load and the fault-injection sweep of the debug guests
- * (scripts/soak.sh). It is tooling, not part of the series: the series'
+ * (scripts/guest.sh BASE kasan|kcsan soak). It is tooling, not part of the series: the series'
  * own tests are the kselftest and KUnit suites.
  *
  *   lwnfs_soak stress SECONDS DIR    readers, writers, create/unlink/rename
  *                                    churn, remounts and mount/lazy-umount
  *                                    loops on the lwnfs instance at DIR
+ *   lwnfs_soak race SECONDS DIR      readers on one counter, twice as many as
+ *                                    CPUs, half of them sharing an open file:
+ *                                    no read may lose an increment
  *   lwnfs_soak faults DIR            sweep the allocation failure points of
  *                                    mount, open, read, write, create, mkdir,
  *                                    unlink, rmdir, rename and remount one
@@ -31,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -190,6 +194,7 @@ static void writer(const char *dir, int id)
 	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		die("open %s", path);
+	srandom(getpid());
 	while (running()) {
 		if (write_value(fd, random()))
 			fail("writer %d: write %s: %s", id, path, strerror(errno));
@@ -216,9 +221,26 @@ static void churn_file(char *buf, size_t len, const char *area)
 		snprintf(buf, len, "%s/d%d/n%d", area, j, k);
 }
 
+/* Unlink the churn names in dir; the other churner may be adding more. */
+static void empty_dir(const char *dir)
+{
+	char path[4200];
+	int k;
+
+	for (k = 0; k < CHURN_NAMES; k++) {
+		snprintf(path, sizeof(path), "%s/n%d", dir, k);
+		if (unlink(path) && errno != ENOENT)
+			fail("unlink %s: %s", path, strerror(errno));
+	}
+}
+
+/* v5.10's simple_rename() refuses RENAME_EXCHANGE with EINVAL */
+static int exchange_ok;
+
 /*
  * Churners: two processes on the same names, so that every operation
- * races with the other's. Each call may fail only as the race allows.
+ * races with the other's. Each call may fail only as the race allows, and
+ * each kind of operation must have succeeded some of the time.
  */
 static void churner(const char *dir, int id)
 {
@@ -227,9 +249,10 @@ static void churner(const char *dir, int id)
 	static const int rename_ok[] = { ENOENT, EEXIST, ENOSPC, 0 };
 	static const int mkdir_ok[] = { EEXIST, ENOSPC, 0 };
 	static const int rmdir_ok[] = { ENOENT, ENOTEMPTY, 0 };
+	static const char *const names[] = { "create", "unlink", "rename", "mkdir", "rmdir" };
 	char area[256], a[4096], b[4096];
-	long ops = 0;
-	int fd;
+	long ops = 0, done[5] = { 0 }, enospc = 0;
+	int fd, rc, i;
 
 	snprintf(area, sizeof(area), "%s/churn", dir);
 	srandom(getpid());
@@ -244,6 +267,7 @@ static void churner(const char *dir, int id)
 		case 1:
 			fd = open(a, O_CREAT | O_EXCL | O_RDWR, 0600);
 			if (fd < 0) {
+				enospc += errno == ENOSPC;
 				if (!errno_in(errno, create_ok))
 					fail("churner %d: create %s: %s", id, a, strerror(errno));
 				break;
@@ -252,54 +276,86 @@ static void churner(const char *dir, int id)
 			if (read_value(fd) != 0 || write_value(fd, 7) || read_value(fd) != 7)
 				fail("churner %d: new counter %s misbehaves", id, a);
 			close(fd);
+			done[0]++;
 			break;
 		case 2:
 		case 3:
-			if (unlink(a) && !errno_in(errno, remove_ok))
+			rc = unlink(a);
+			if (rc && !errno_in(errno, remove_ok))
 				fail("churner %d: unlink %s: %s", id, a, strerror(errno));
+			done[1] += !rc;
 			break;
 		case 4:
 		case 5: {
 			static const unsigned int flags[] = { 0, RENAME_NOREPLACE, RENAME_EXCHANGE };
-			unsigned int f = flags[random() % 3];
+			unsigned int f = flags[random() % (exchange_ok ? 3 : 2)];
 
-			if (sys_renameat2(a, b, f) && !errno_in(errno, rename_ok))
+			rc = sys_renameat2(a, b, f);
+			if (rc && !errno_in(errno, rename_ok))
 				fail("churner %d: rename %s %s (%u): %s", id, a, b, f, strerror(errno));
+			done[2] += !rc;
 			break;
 		}
 		case 6:
 			snprintf(a, sizeof(a), "%s/d%ld", area, random() % CHURN_DIRS);
-			if (mkdir(a, 0700) && !errno_in(errno, mkdir_ok))
+			rc = mkdir(a, 0700);
+			enospc += rc && errno == ENOSPC;
+			if (rc && !errno_in(errno, mkdir_ok))
 				fail("churner %d: mkdir %s: %s", id, a, strerror(errno));
+			done[3] += !rc;
 			break;
 		case 7:
 			snprintf(a, sizeof(a), "%s/d%ld", area, random() % CHURN_DIRS);
-			if (rmdir(a) && !errno_in(errno, rmdir_ok))
+			rc = rmdir(a);
+			/*
+			 * Most often not empty: one time in four, empty it as
+			 * rm -r would (more often, and the area stays too empty
+			 * for the remounter's bound to bite).
+			 */
+			if (rc && errno == ENOTEMPTY && random() % 4 == 0) {
+				empty_dir(a);
+				rc = rmdir(a);
+			}
+			if (rc && !errno_in(errno, rmdir_ok))
 				fail("churner %d: rmdir %s: %s", id, a, strerror(errno));
+			done[4] += !rc;
 			break;
 		}
 	}
-	printf("soak: churner %d: %ld operations\n", id, ops);
+	printf("soak: churner %d: %ld operations: %ld creates, %ld unlinks, %ld renames, %ld mkdirs, %ld rmdirs; %ld ENOSPC\n",
+	       id, ops, done[0], done[1], done[2], done[3], done[4], enospc);
+	for (i = 0; i < 5; i++)
+		if (!done[i])
+			fail("churner %d: no %s succeeded", id, names[i]);
 }
 
 /*
  * Remounts of the churned instance: the uid=/gid= walk over every inode
- * and the max_entries check, racing with the churners' creates.
+ * and the max_entries check, racing with the churners' creates. The churn
+ * area has room for about 100 entries and holds about half of that; a
+ * bound of 60 is refused (EINVAL) while more are in use, and once it is
+ * in force the churners' creates meet ENOSPC.
  */
 static void remounter(const char *dir)
 {
 	static const char *const opts[] = {
-		"uid=1000,gid=1000,max_entries=512", "uid=0,gid=0,max_entries=1024",
+		"uid=1000,gid=1000,max_entries=60", "uid=0,gid=0,max_entries=120",
 	};
-	long n = 0;
+	long n = 0, done[2] = { 0 }, refused = 0;
+	int rc;
 
 	while (running()) {
-		if (mount(NULL, dir, NULL, MS_REMOUNT, opts[n % 2]))
+		rc = mount(NULL, dir, NULL, MS_REMOUNT, opts[n % 2]);
+		if (rc && (n % 2 || errno != EINVAL))
 			fail("remount %s -o %s: %s", dir, opts[n % 2], strerror(errno));
+		refused += rc != 0;
+		done[n % 2] += !rc;
 		n++;
 		usleep(1000);
 	}
-	printf("soak: remounter: %ld remounts\n", n);
+	printf("soak: remounter: %ld remounts, %ld refused (EINVAL, too many entries)\n", n, refused);
+	if (!done[0] || !done[1])
+		fail("remounter: max_entries=60 held %ld times, 120 %ld times", done[0], done[1]);
 }
 
 /*
@@ -341,6 +397,26 @@ static void mounter(const char *dir)
 	printf("soak: mounter: %ld mount and lazy umount cycles\n", n);
 }
 
+/* Whether rename(RENAME_EXCHANGE) works here; 0 where the base refuses it. */
+static int probe_exchange(const char *area)
+{
+	char a[4096], b[4096];
+	int rc;
+
+	snprintf(a, sizeof(a), "%s/x1", area);
+	snprintf(b, sizeof(b), "%s/x2", area);
+	if (mknod(a, S_IFREG | 0600, 0) || mknod(b, S_IFREG | 0600, 0))
+		die("mknod in %s", area);
+	rc = sys_renameat2(a, b, RENAME_EXCHANGE);
+	if (rc && errno != EINVAL)
+		die("rename(RENAME_EXCHANGE) %s %s", a, b);
+	if (unlink(a) || unlink(b))
+		die("unlink in %s", area);
+	if (rc)
+		printf("soak: stress: RENAME_EXCHANGE is refused with EINVAL here; the churners leave it out\n");
+	return !rc;
+}
+
 static int stress(int seconds, const char *dir)
 {
 	char area[256];
@@ -351,6 +427,7 @@ static int stress(int seconds, const char *dir)
 	snprintf(area, sizeof(area), "%s/churn", dir);
 	if (mkdir(area, 0755))
 		die("mkdir %s", area);
+	exchange_ok = probe_exchange(area);
 	deadline = time(NULL) + seconds;
 	for (i = 0; i < 8; i++) {
 		pid = fork();
@@ -378,6 +455,86 @@ static int stress(int seconds, const char *dir)
 		die("umount %s", dir);
 	printf("soak: stress: %d seconds, %d of 8 workers failed\n", seconds, bad);
 	return bad ? 1 : 0;
+}
+
+/* ---- race ---------------------------------------------------------- */
+
+/*
+ * Every read at offset 0 takes one value, so however many readers race on
+ * one counter, it must end up advanced by exactly the number of reads, and
+ * the values each reader sees must rise. A lost increment fails here; it is
+ * also the workload that lets KCSAN watch the counter from every CPU at
+ * once. Half the readers share one open file, so its snapshot lock is
+ * contended too.
+ */
+static void race_reader(const char *path, int shared_fd, long *reads)
+{
+	long long v, last = -1;
+	int fd = shared_fd;
+
+	if (fd < 0)
+		fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die("open %s", path);
+	while (running()) {
+		v = read_value(fd);
+		if (v < 0) {
+			fail("race: read %s: %s", path, strerror(errno));
+			break;
+		}
+		if (v <= last)
+			fail("race: read %lld after %lld", v, last);
+		last = v;
+		(*reads)++;
+	}
+}
+
+static int race(int seconds, const char *dir)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), total = 0, *reads;
+	int nr = cpus > 2 ? 2 * cpus : 4, bad = 0, status, shared, i;
+	char path[4096];
+	long long end;
+	pid_t pid;
+
+	reads = mmap(NULL, nr * sizeof(*reads), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (reads == MAP_FAILED)
+		die("mmap");
+	mount_lwnfs(dir, NULL);
+	snprintf(path, sizeof(path), "%s/counter", dir);
+	shared = open(path, O_RDWR);
+	if (shared < 0 || write_value(shared, 0))
+		die("open and set %s", path);
+	deadline = time(NULL) + seconds;
+	for (i = 0; i < nr; i++) {
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			race_reader(path, i % 2 ? shared : -1, &reads[i]);
+			exit(failures ? 1 : 0);
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		if (wait(&status) < 0)
+			die("wait");
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	}
+	for (i = 0; i < nr; i++)
+		total += reads[i];
+	end = read_value(shared);
+	close(shared);
+	if (umount(dir))
+		die("umount %s", dir);
+	printf("soak: race: %d readers on %ld CPUs, %ld reads in %d s; the counter reads %lld\n",
+	       nr, cpus, total, seconds, end);
+	if (!total)
+		fail("race: no read was done");
+	if (end != total)
+		fail("race: %ld reads advanced the counter by %lld", total, end);
+	return bad || failures ? 1 : 0;
 }
 
 /* ---- faults ---------------------------------------------------------- */
@@ -498,10 +655,11 @@ static int run_open(void)
 	return sweep_fd < 0 ? -1 : 0;
 }
 
+/* a successful open must have made its per-open state: read through it */
 static void check_open(int rc)
 {
-	if (!rc && value_at(fpath("counter")) < 0)
-		fail("open succeeded, the counter cannot be read");
+	if (!rc && read_value(sweep_fd) < 0)
+		fail("open succeeded, the counter cannot be read through it");
 }
 
 static void close_sweep_fd(void)
@@ -567,12 +725,8 @@ static void check_create(int rc)
 
 static int run_open_create(void)
 {
-	int fd = open(fpath("new"), O_CREAT | O_EXCL | O_RDWR, 0600);
-
-	if (fd < 0)
-		return -1;
-	close(fd);
-	return 0;
+	sweep_fd = open(fpath("new"), O_CREAT | O_EXCL | O_RDWR, 0600);
+	return sweep_fd < 0 ? -1 : 0;
 }
 
 /*
@@ -587,9 +741,13 @@ static void check_open_create(int rc)
 	if (!rc && !there)
 		fail("open(O_CREAT) succeeded, but the name is missing");
 	expect_free("open(O_CREAT)", !there, -1);
-	if (there && value_at(fpath("new")) != 0)
-		fail("open(O_CREAT) %s, and the counter it made does not read 0",
-		     rc ? "failed" : "succeeded");
+	if (!rc && read_value(sweep_fd) != 0)
+		fail("open(O_CREAT) succeeded, but its file does not read 0");
+	close_sweep_fd();
+	/* the file the open read took 0 */
+	if (there && value_at(fpath("new")) != !rc)
+		fail("open(O_CREAT) %s, and the counter it made does not read %d",
+		     rc ? "failed" : "succeeded", !rc);
 	if (there && unlink(fpath("new")))
 		die("unlink %s", fpath("new"));
 }
@@ -756,13 +914,18 @@ static void knob(const char *attr, const char *name, const char *val)
 	close(fd);
 }
 
+/*
+ * The file is opened once, while nothing fails yet: opening it with the
+ * failures on could itself fail.
+ */
 static void make_it_fail(int on)
 {
-	int fd = open("/proc/self/make-it-fail", O_WRONLY);
+	static int fd = -1;
 
-	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
+	if (fd < 0)
+		fd = open("/proc/self/make-it-fail", O_WRONLY);
+	if (fd < 0 || pwrite(fd, on ? "1" : "0", 1, 0) != 1)
 		die("write /proc/self/make-it-fail");
-	close(fd);
 }
 
 /*
@@ -872,8 +1035,10 @@ static int faults(const char *dir)
 		knob(attrs[i], "verbose", "0");
 		knob(attrs[i], "probability", "0");
 	}
-	knob("fail_page_alloc", "ignore-gfp-highmem", "N");
 	knob("fail_page_alloc", "min-order", "0");
+	/* no page fault of this program's may take an injected failure */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		die("mlockall");
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	if (nth_fd < 0)
 		die("open /proc/thread-self/fail-nth");
@@ -932,6 +1097,22 @@ static int reap_all(int seconds)
 	return 0;
 }
 
+/* SIGKILL every process UID owns, from a child that takes on that uid. */
+static void kill_uid(uid_t uid)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		if (setuid(uid))
+			_exit(1);
+		kill(-1, SIGKILL);	/* all but this process */
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+}
+
 /*
  * PROG (trinity) runs as UID:GID in a process group of its own, and this
  * process, a child subreaper, adopts whatever it leaves behind. It must
@@ -968,6 +1149,7 @@ static int fuzz(int seconds, uid_t uid, gid_t gid, char **argv)
 	alarm(0);
 	if (early) {
 		printf("soak: fuzz: %s exited early, status 0x%x\n", argv[0], status);
+		kill_uid(uid);
 		reap_all(30);
 		return 1;
 	}
@@ -977,6 +1159,8 @@ static int fuzz(int seconds, uid_t uid, gid_t gid, char **argv)
 		return 0;
 	}
 	kill(-pid, SIGKILL);
+	/* and whatever of its left the group */
+	kill_uid(uid);
 	if (reap_all(30)) {
 		printf("soak: fuzz: %s ran %d s and needed SIGKILL\n", argv[0], seconds);
 		return 0;
@@ -994,11 +1178,13 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "stress"))
 		return stress(atoi(argv[2]), argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "race"))
+		return race(atoi(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "faults"))
 		return faults(argv[2]);
 	if (argc >= 6 && !strcmp(argv[1], "fuzz"))
 		return fuzz(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), argv + 5);
-	fprintf(stderr, "usage: %s stress SECONDS DIR | faults DIR | fuzz SECONDS UID GID PROG [ARG...]\n",
+	fprintf(stderr, "usage: %s stress SECONDS DIR | race SECONDS DIR | faults DIR | fuzz SECONDS UID GID PROG [ARG...]\n",
 		argv[0]);
 	return 2;
 }
