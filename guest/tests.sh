@@ -104,9 +104,26 @@ kmemleak_report() {
 	echo "LWNFS-KMEMLEAK-END"
 }
 
-# The debug guests: KUnit (at insmod), the kselftest, the stress phase for
-# $1 s, the fault-injection sweep (where the kernel has it), trinity for
-# $2 s (0: none), the module cycles and kmemleak's verdict.
+# race SECONDS: readers on one counter (lwnfs_soak race). KCSAN sets a
+# watchpoint on one memory access in skip_watch (4000 by default); for
+# this phase it watches one in $KCSAN_SKIP, so that the counter's few
+# accesses among the thousands of a read are watched often enough for a
+# race on them to be seen within the phase.
+KCSAN_SKIP=100
+race() {
+	w=/sys/module/kcsan/parameters/skip_watch
+	if [ -w $w ]; then
+		skip=$(cat $w)
+		echo $KCSAN_SKIP >$w
+		echo "# kcsan: skip_watch $skip -> $KCSAN_SKIP for the race"
+	fi
+	phase "soak: race on one counter for $1 s" lwnfs_soak race "$1" /lwnfs
+	[ ! -w $w ] || echo "$skip" >$w
+}
+
+# The debug guests: KUnit (at insmod), the kselftest, the stress phase and
+# the race for $1 s each, the fault-injection sweep (where the kernel has
+# it), trinity for $2 s (0: none), the module cycles and kmemleak's verdict.
 run_soak() {
 	echo "LWNFS-GUEST-START"
 	mount -t debugfs debugfs /sys/kernel/debug
@@ -117,6 +134,7 @@ run_soak() {
 	tap $? "KUnit: rmmod lwnfs_kunit"
 	phase "kselftest filesystems/lwnfs" /bin/lwnfs_test
 	phase "soak: stress for $1 s" lwnfs_soak stress "$1" /lwnfs
+	race "$1"
 	if [ -e /proc/thread-self/fail-nth ]; then
 		phase "soak: fault injection" lwnfs_soak faults /tmp
 	fi
@@ -126,7 +144,42 @@ run_soak() {
 	t0=$(date +%s)
 	module_tests
 	echo "# module lifecycle: $(($(date +%s) - t0)) s"
+	# loaded again, so that kmemleak's backtraces name lwnfs's functions
+	insmod /lib/lwnfs.ko
+	tap $? "module: insmod lwnfs.ko for kmemleak's report"
 	kmemleak_report
+	sanitizers_on
+	echo "1..$n"
+}
+
+# The debugging that found nothing must still have been on at the end:
+# lockdep turns itself off after its first report, and KCSAN must have
+# set watchpoints.
+sanitizers_on() {
+	if [ -e /proc/lockdep_stats ]; then
+		grep -qE '^ *debug_locks: +1$' /proc/lockdep_stats
+		tap $? "lockdep: still on at the end"
+	fi
+	k=/sys/kernel/debug/kcsan
+	if [ -e $k ]; then
+		grep -E '^(enabled|setup_watchpoints|data_races):' $k | sed 's/^/# kcsan: /'
+		grep -qx 'enabled: 1' $k && ! grep -qx 'setup_watchpoints: 0' $k
+		tap $? "kcsan: on, and it set watchpoints"
+	fi
+}
+
+# make bench: lwnfs_bench's three benchmarks, RUNS runs each, with the
+# debugfs attribute module loaded; the host reads the BENCH lines.
+run_bench() {
+	echo "LWNFS-BENCH-START"
+	echo "BENCH-CPU $(grep -m 1 '^model name' /proc/cpuinfo | sed 's/.*: //')"
+	echo "BENCH-CPUS $(grep -c '^processor' /proc/cpuinfo)"
+	mount -t debugfs debugfs /sys/kernel/debug
+	insmod /lib/lwnfs_bench_debugfs.ko
+	tap $? "bench: insmod lwnfs_bench_debugfs.ko"
+	phase "bench: read path" lwnfs_bench read "$1" 200000 /lwnfs
+	phase "bench: scaling" lwnfs_bench scale "$1" 100000 /lwnfs
+	phase "bench: counters users create" lwnfs_bench entries "$1" /lwnfs
 	echo "1..$n"
 }
 

@@ -7,19 +7,23 @@
 #          fails on any "not ok", any SKIP, a missing end marker, or a kernel
 #          log line with WARNING:, BUG:, Oops or a sanitizer report
 #   soak   (VARIANT kasan or kcsan: the debug guests) KUnit at insmod, the
-#          kselftest, soak/lwnfs_soak's stress for SOAK_STRESS seconds
-#          (default 60) and, with fault injection in the kernel, its fault
-#          sweep; trinity for SOAK_TRINITY seconds (default 0: none); the
-#          module cycles; kmemleak. Fails as test does, and on a kmemleak
-#          report with an lwnfs frame; a KCSAN report fails it when it has
-#          an lwnfs frame (the others are listed)
+#          kselftest, soak/lwnfs_soak's stress and race for SOAK_STRESS
+#          seconds each (default 60) and, with fault injection in the
+#          kernel, its fault sweep; trinity for SOAK_TRINITY seconds
+#          (default 0: none); the module cycles; kmemleak. Fails as test
+#          does, on a kmemleak report with an lwnfs frame, and on a KCSAN
+#          report that names lwnfs (the others are listed)
+#   bench  (VARIANT bench, from scripts/bench.sh) bench/lwnfs_bench's read,
+#          scale and entries benchmarks, BENCH_RUNS runs each, in a -smp 4
+#          guest; fails on a kernel report or a benchmark that failed
 #   demo   the article's session, as a person would type it
 #   shell  an interactive shell with lwnfs on /lwnfs (Ctrl-A X quits)
 #
 # The build and the kselftest binary must come from the series that is in
 # patches/BASE now; a stale one is refused. A guest that has not finished
-# after GUEST_TIMEOUT seconds (default 120; a run takes 3-11 s) is stopped
-# and the tail of its console is shown. LWNFS_ARCH picks the architecture
+# after GUEST_TIMEOUT seconds (default 120 for test and demo, more for soak
+# and bench) is stopped and the tail of its console is shown. Every guest
+# must bring up the CPUs -smp gives it. LWNFS_ARCH picks the architecture
 # (configs/arch.conf).
 #
 # TCG only: /dev/kvm exists on the build machines but KVM guests hang there.
@@ -27,15 +31,15 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: $0 BASE y|m|kasan|kcsan test|soak|demo|shell"
+usage="usage: $0 BASE y|m|kasan|kcsan|bench test|soak|bench|demo|shell"
 base=${1:?$usage}
 variant=${2:?$usage}
 mode=${3:?$usage}
-case "$variant" in y | m | kasan | kcsan) ;; *) die "unknown variant '$variant' (y, m, kasan, kcsan)" ;; esac
-case "$mode" in test | soak | demo | shell) ;; *) die "unknown mode '$mode' (test, soak, demo, shell)" ;; esac
+case "$variant" in y | m | kasan | kcsan | bench) ;; *) die "unknown variant '$variant' (y, m, kasan, kcsan, bench)" ;; esac
+case "$mode" in test | soak | bench | demo | shell) ;; *) die "unknown mode '$mode' (test, soak, bench, demo, shell)" ;; esac
 case "$variant,$mode" in
-kasan,soak | kcsan,soak | [ym],test | [ym],demo | [ym],shell | kasan,shell | kcsan,shell) ;;
-*) die "mode $mode does not go with variant $variant (soak: kasan or kcsan)" ;;
+kasan,soak | kcsan,soak | bench,bench | [ym],test | [ym],demo | [ym],shell | kasan,shell | kcsan,shell | bench,shell) ;;
+*) die "mode $mode does not go with variant $variant (soak: kasan or kcsan; bench: bench)" ;;
 esac
 arch=${LWNFS_ARCH:-x86_64}
 check_arch "$arch"
@@ -63,6 +67,7 @@ fi
 lwnfs_cfg=$(sed -n 's/^CONFIG_LWNFS=//p' "$bd/.config")
 want_cfg=$variant
 [ "$mode" != soak ] || want_cfg=m
+[ "$variant" != bench ] || want_cfg=y
 [ "$lwnfs_cfg" = "$want_cfg" ] || die "the $arch-$variant build of $base has CONFIG_LWNFS=${lwnfs_cfg:-n}; $rebuild"
 selftest=$bd/kselftest/filesystems/lwnfs/lwnfs_test
 if [ "$mode" = test ] || [ "$mode" = soak ]; then
@@ -81,7 +86,17 @@ install -m 0755 "$LWNFS_TOP/guest/init" "$root/init"
 cp "$LWNFS_TOP/guest/tests.sh" "$root/etc/lwnfs/tests.sh"
 [ -x "$selftest" ] && cp "$selftest" "$root/bin/lwnfs_test"
 [ "$lwnfs_cfg" = m ] && cp "$bd/fs/lwnfs/lwnfs.ko" "$root/lib/lwnfs.ko"
-stress=${SOAK_STRESS:-60} trinity=${SOAK_TRINITY:-0}
+stress=${SOAK_STRESS:-60} trinity=${SOAK_TRINITY:-0} bench_runs=${BENCH_RUNS:-5}
+for v in "SOAK_STRESS=$stress" "BENCH_RUNS=$bench_runs" "SOAK_TRINITY=$trinity"; do
+	[[ "${v#*=}" =~ ^[0-9]+$ ]] || die "${v%%=*} must be a number, not '${v#*=}'"
+done
+{ [ "$stress" -gt 0 ] && [ "$bench_runs" -gt 0 ]; } || die "SOAK_STRESS and BENCH_RUNS must be at least 1"
+if [ "$mode" = bench ]; then
+	bench_mod=$bd/bench-debugfs/lwnfs_bench_debugfs.ko
+	[ -f "$bench_mod" ] || die "no bench module in $bd; run: make bench BASE=$base"
+	cp "$bench_mod" "$root/lib/"
+	gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/lwnfs_bench" "$LWNFS_TOP/bench/lwnfs_bench.c"
+fi
 if [ "$mode" = soak ]; then
 	cp "$bd/fs/lwnfs/lwnfs_kunit.ko" "$root/lib/lwnfs_kunit.ko"
 	# the soak's own program, static like the kselftest
@@ -103,9 +118,11 @@ machine=()
 [ -z "$(arch_field "$arch" machine)" ] || machine+=(-M "$(arch_field "$arch" machine)")
 [ -z "$(arch_field "$arch" cpu)" ] || machine+=(-cpu "$(arch_field "$arch" cpu)")
 # the debug kernels need more memory (KASAN's shadow, kmemleak's pool)
-mem=512 extra=
+mem=512 extra='' smp=2
 [ "$mode" != soak ] || mem=2048 extra=" lwnfs_stress=$stress lwnfs_trinity=$trinity"
-qemu=("$qemu_bin" "${machine[@]}" -m "$mem" -smp 2 -nographic -no-reboot
+# the bench's scaling part runs up to 4 readers, and makes 100000 counters
+[ "$mode" != bench ] || mem=1024 smp=4 extra=" lwnfs_bench_runs=$bench_runs"
+qemu=("$qemu_bin" "${machine[@]}" -m "$mem" -smp "$smp" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
 	-append "console=$(arch_field "$arch" console) panic=-1 oops=panic lwnfs_guest=$mode$extra")
 
@@ -121,13 +138,33 @@ mkdir -p "$(dirname "$log")"
 start=$SECONDS
 limit=${GUEST_TIMEOUT:-120}
 # the debug kernels run the suites many times slower
-[ "$mode" != soak ] || limit=${GUEST_TIMEOUT:-$((1500 + stress + trinity))}
+[ "$mode" != soak ] || limit=${GUEST_TIMEOUT:-$((1500 + 2 * stress + trinity))}
+[ "$mode" != bench ] || limit=${GUEST_TIMEOUT:-$((600 * bench_runs))}
 rc=0
 timeout "$limit" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' >"$log" || rc=${PIPESTATUS[0]}
 if [ "$rc" -eq 124 ]; then
 	echo "--- the last lines of the console ($log):"
 	tail -n 30 "$log"
 	die "$base ($arch, CONFIG_LWNFS=$variant): the guest did not finish in ${limit}s (GUEST_TIMEOUT); stopped"
+fi
+
+# the guest must have had the CPUs it was given: for a long time -smp 2
+# gave the x86_64 guests one, and nothing noticed
+grep -qE "^smp: Brought up [0-9]+ nodes?, $smp CPUs" "$log" ||
+	die "the guest did not bring up $smp CPUs: $(grep -m 1 'smp: Brought up' "$log" || echo 'no smp line') (log: $log)"
+
+# what the kernel prints when something went wrong in it (or when lockdep
+# turned itself off, or console lines were lost)
+problem_re='WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|KCSAN:|kmemleak:|possible (circular|recursive) locking|general protection fault|blocked for more than|soft lockup|ODEBUG:|Busy inodes after unmount|trying to register non-static key|detected stalls|invoked oom-killer|messages dropped'
+# a stack frame in lwnfs: one of its functions, or its modules
+lwnfs_frame='\[lwnfs(_kunit)?\]|lwnfs_[a-z0-9_]+\+0x'
+
+if [ "$mode" = bench ]; then
+	bad=$(grep -E "$problem_re|^bench: FAIL|^not ok " "$log" || true)
+	[ -z "$bad" ] || { echo "$bad"; die "$base: the bench guest failed (log: $log)"; }
+	grep -q '^LWNFS-GUEST-END rc=0' "$log" || die "the bench guest did not finish cleanly (log: $log)"
+	info "$base: the bench guest ran in $((SECONDS - start))s (log: $log)"
+	exit 0
 fi
 
 if [ "$mode" = demo ]; then
@@ -161,28 +198,39 @@ fi
 judged=$log
 soak_fail=0 soak_summary=
 if [ "$mode" = soak ]; then
-	# kmemleak's report is judged on its own below, and a KCSAN report
-	# (between two lines of "=") without an lwnfs frame is listed, not
-	# failed: the rest of the kernel has its own known data races.
+	# A KCSAN report (between two lines of "=") that names no lwnfs
+	# function or module is listed in a file of its own and its BUG line
+	# is not judged: the rest of the kernel has its own known data races.
+	# The rest of such a block is judged all the same, since another CPU
+	# may have printed into it. kmemleak's report is judged on its own
+	# below; kernel lines printed while it was read are judged here.
 	judged=$log.judged
-	awk -v other="$log.kcsan-other" '
-		function flush() {
-			if (blk ~ /BUG: KCSAN:/ && blk !~ /lwnfs/)
-				printf "%s", blk >other
-			else
-				printf "%s", blk
-			blk = ""
+	LWNFS_FRAME=$lwnfs_frame awk -v other="$log.kcsan-other" '
+		function flush(   i, kcsan, ours) {
+			for (i = 1; i <= nb; i++) {
+				if (b[i] ~ /BUG: KCSAN:/) kcsan = 1
+				if (b[i] ~ ENVIRON["LWNFS_FRAME"]) ours = 1
+			}
+			for (i = 1; i <= nb; i++) {
+				if (kcsan && !ours) {
+					print b[i] >other
+					if (b[i] ~ /BUG: KCSAN:/) continue
+				}
+				print b[i]
+			}
+			nb = 0
 		}
-		/^LWNFS-KMEMLEAK-START/ { km = 1 }
-		km { if (/^LWNFS-KMEMLEAK-END/) km = 0; next }
+		/^LWNFS-KMEMLEAK-START/ { km = 1; next }
+		km && /^LWNFS-KMEMLEAK-END/ { km = 0; next }
+		km && (/^unreferenced object/ || /^[ \t]/) { next }
 		/kmemleak: ([0-9]+ new suspected memory leaks|Kernel memory leak detector initialized)/ { next }
-		/^(\[[^]]*\] )?={40,}$/ {
-			blk = blk $0 "\n"
+		length($0) >= 40 && /^(\[[^]]*\] )?=+$/ {
+			b[++nb] = $0
 			if (inblk) flush()
 			inblk = !inblk
 			next
 		}
-		inblk { blk = blk $0 "\n"; next }
+		inblk { b[++nb] = $0; next }
 		{ print }
 		END { if (inblk) flush() }' "$log" >"$judged"
 	: >>"$log.kcsan-other"
@@ -193,9 +241,14 @@ if [ "$mode" = soak ]; then
 			echo "kmemleak: no report"
 			soak_fail=1
 		fi
+		# a frame of lwnfs, or one that no symbol names any more: the
+		# code of a module since unloaded (lwnfs or its KUnit tests)
 		leaks=$(sed -n '/^LWNFS-KMEMLEAK-START/,/^LWNFS-KMEMLEAK-END/p' "$log" |
-			awk '/unreferenced object/ { n++ } n { r[n] = r[n] $0 "\n" }
-				END { for (i = 1; i <= n; i++) if (r[i] ~ /lwnfs/) printf "%s", r[i] }')
+			LWNFS_FRAME=$lwnfs_frame awk '
+				/unreferenced object/ { n++ }
+				n { r[n] = r[n] $0 "\n" }
+				n && ($0 ~ ENVIRON["LWNFS_FRAME"] || /^ +(\[<[^>]*>\] )?0x[0-9a-f]+$/) { hit[n] = 1 }
+				END { for (i = 1; i <= n; i++) if (hit[i]) printf "%s", r[i] }')
 		others=$(sed -n '/^LWNFS-KMEMLEAK-START/,/^LWNFS-KMEMLEAK-END/p' "$log" | grep -c 'unreferenced object' || true)
 		if [ -n "$leaks" ]; then
 			echo "kmemleak: leaks with an lwnfs frame:"
@@ -205,7 +258,7 @@ if [ "$mode" = soak ]; then
 		soak_summary="kmemleak: $others reports, none in lwnfs${soak_summary:+; $soak_summary}"
 	fi
 	# the phases that must have run, so that none passes by being skipped
-	want_ok=("soak: stress")
+	want_ok=("soak: stress" "soak: race on one counter")
 	grep -q '^CONFIG_FAULT_INJECTION=y' "$bd/.config" && want_ok+=("soak: fault injection")
 	[ "$trinity" -eq 0 ] || want_ok+=("trinity: ran for the full $trinity s and stopped")
 	for w in "${want_ok[@]}"; do
@@ -213,7 +266,7 @@ if [ "$mode" = soak ]; then
 	done
 fi
 
-problems=$(grep -E 'WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|KCSAN:|kmemleak:|possible (circular|recursive) locking|general protection fault|blocked for more than|soft lockup|ODEBUG:' "$judged" || true)
+problems=$(grep -E "$problem_re" "$judged" || true)
 notok=$(grep -E '^[[:space:]]*(# )?not ok ' "$log" || true)
 skips=$(grep -E '^[[:space:]]*(# )?ok .*# SKIP' "$log" || true)
 # kselftest's totals (KUnit's have no xfail)
@@ -238,6 +291,6 @@ outer=$(grep -cE '^ok ' "$log" || true)
 info "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): kselftest ${totals#\# }; $outer guest checks ok; $((SECONDS - start))s"
 [ -z "$kunit_summary" ] || info "$base: KUnit: $kunit_summary"
 if [ "$mode" = soak ]; then
-	grep -E '^soak: (faults|stress)|^# trinity' "$log" | sed 's/^/  /'
+	grep -E '^soak: (faults|stress|race)|^# (trinity|kcsan)' "$log" | sed 's/^/  /'
 	[ -z "$soak_summary" ] || info "$base ($variant): $soak_summary"
 fi
