@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches post sync apply consumers build selftest guest cross kunit-uml check check-all soak lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches post sync apply consumers build selftest guest cross kunit-uml check check-all soak bench lint
 
 help:
 	@echo "lwnfs: the LWN counter filesystem as a kernel patch series"
@@ -18,6 +18,8 @@ help:
 	@echo "  make soak        the debug guests on every base (or BASE=...), DURATION s (default 600)"
 	@echo "                   of stress and of trinity: KASAN, lockdep, kmemleak, fault injection;"
 	@echo "                   KCSAN on the newest base"
+	@echo "  make bench       lwnfs's read path, scaling and footprint on every base (or BASE=...),"
+	@echo "                   BENCH_RUNS runs each (default 5): tables, bench/results.md and plots"
 	@echo
 	@echo "Pipeline steps (BASE=$(BASE); bases: $(BASES)):"
 	@echo "  make deps        install the Debian packages needed (apt-get)"
@@ -113,3 +115,11 @@ check-all:
 DURATION ?= 600
 soak:
 	@$(S)/check.sh --soak $(DURATION) $(CHECK_BASES)
+
+BENCH_BASES := $(or $(CHECK_BASES),$(BASES))
+bench:
+	@$(S)/deps.sh
+	@for b in $(BENCH_BASES); do \
+		$(S)/fetch-base.sh $$b && $(S)/apply.sh $$b && $(S)/bench.sh $$b || exit 1; \
+	done
+	@$(S)/bench-report.py bench $(BENCH_BASES)

@@ -11,6 +11,9 @@
 #             configs/guest-x86_64.config + the shared fragment +
 #             configs/debug.config (lwnfs and its tests as modules, lockdep
 #             and friends) + configs/debug-VARIANT.config
+#   bench, benchm  make bench: the y variant's fragments with
+#             configs/bench.config (no KUnit tests, debugfs); benchm builds
+#             lwnfs as a module
 #   bisect    for any patch of the series: configs/lwnfs-bisect.config, or
 #             the y variant's fragments once the patch has the KUnit option
 #   allmod    allmodconfig
@@ -64,11 +67,15 @@ clang)
 	cc=(ARCH="$karch" LLVM=1 CC="ccache clang")
 	frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/lwnfs-y.config")
 	;;
+bench | benchm)
+	frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/bench.config")
+	[ "$variant" = bench ] || frags+=("$CONFIGS/lwnfs-m.config")
+	;;
 kasan | kcsan)
 	[ "$arch" = x86_64 ] || die "the $variant debug guest is x86_64 only"
 	frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/debug.config" "$CONFIGS/debug-$variant.config")
 	;;
-*) die "unknown variant '$variant' (y, m, n, kunitm, bisect, allmod, clang, kasan, kcsan)" ;;
+*) die "unknown variant '$variant' (y, m, n, kunitm, bisect, allmod, clang, kasan, kcsan, bench, benchm)" ;;
 esac
 [ $# -gt 0 ] || set -- all
 bd=$(build_dir "$base" "$arch-$variant")

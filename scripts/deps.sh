@@ -11,7 +11,7 @@ PACKAGES=(
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
 	git patch quilt ccache dpkg-dev shellcheck rsync util-linux
 	python3-sphinx python3-yaml python3-ply python3-git
-	busybox-static file trinity
+	busybox-static file trinity gnuplot-nox
 )
 # the LLVM versions bases.conf builds with, and each architecture's QEMU,
 # cross compiler and C library (for the static kselftest)
