@@ -13,7 +13,8 @@ help:
 	@echo
 	@echo "  make demo        fetch, apply, build and boot BASE; show lwnfs at work"
 	@echo "  make shell       the same kernel, an interactive shell with lwnfs on /lwnfs"
-	@echo "  make check       CI: every kind of check on every base (or BASE=...); ends 'N passed, N failed'"
+	@echo "  make check       CI: every kind of check, the series' own on every base (or BASE=...);"
+	@echo "                   ends 'N passed, N failed'"
 	@echo "  make check-all   the full matrix (adds the slower stages)"
 	@echo "  make soak        the debug guests on every base (or BASE=...), DURATION s (default 600)"
 	@echo "                   of stress and of trinity: KASAN, lockdep, kmemleak, fault injection;"
@@ -120,6 +121,6 @@ BENCH_BASES := $(or $(CHECK_BASES),$(BASES))
 bench:
 	@$(S)/deps.sh
 	@for b in $(BENCH_BASES); do \
-		$(S)/fetch-base.sh $$b && $(S)/apply.sh $$b && $(S)/bench.sh $$b || exit 1; \
+		$(S)/fetch-base.sh $$b && $(S)/bench.sh $$b || exit 1; \
 	done
 	@$(S)/bench-report.py bench $(BENCH_BASES)
