@@ -35,6 +35,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,7 +72,8 @@ static void mount_lwnfs(const char *dir, const char *opts)
 struct target {
 	const char *name;	/* as the report names it */
 	const char *path;	/* DIR-relative when it starts with no '/' */
-	int read;		/* 1: pread and open+read+close; 2: only the latter */
+	int read;		/* 1: pread and open+read+close; 2: only the latter;
+				 * 3: preadv (the read_iter path) */
 	int write;		/* 1: pwrite; 2: write (the file cannot seek) */
 };
 
@@ -82,6 +84,8 @@ struct target {
  */
 static const struct target targets[] = {
 	{ "zero",	"/dev/zero",				1, 0 },
+	/* /dev/zero has a ->read: preadv takes its ->read_iter instead */
+	{ "zeroiter",	"/dev/zero",				3, 0 },
 	{ "lwnfs",	"counter",				1, 1 },
 	{ "debugfs",	"/sys/kernel/debug/lwnfs_bench/counter", 2, 2 },
 	{ "sysfs",	"/sys/kernel/uevent_seqnum",		1, 0 },
@@ -101,20 +105,20 @@ static const char *target_path(const struct target *t, const char *dir)
 	return buf;
 }
 
-/* ns per pread of 64 bytes at 0: each must return some bytes */
-static double time_pread(int fd, long iters)
+/* ns per pread (or preadv) of 64 bytes at 0: each must return some bytes */
+static double time_pread(int fd, int vec, long iters)
 {
 	char buf[64];
-	double t0;
+	struct iovec iov = { buf, sizeof(buf) };
+	double t0 = 0;
 	long i;
 
-	for (i = 0; i < 1000; i++)
-		if (pread(fd, buf, sizeof(buf), 0) <= 0)
+	for (i = 0; i < iters + 1000; i++) {
+		if (i == 1000)
+			t0 = now_ns();
+		if ((vec ? preadv(fd, &iov, 1, 0) : pread(fd, buf, sizeof(buf), 0)) <= 0)
 			die("pread");
-	t0 = now_ns();
-	for (i = 0; i < iters; i++)
-		if (pread(fd, buf, sizeof(buf), 0) <= 0)
-			die("pread");
+	}
 	return (now_ns() - t0) / iters;
 }
 
@@ -133,47 +137,71 @@ static double time_write(int fd, int seekable, long iters)
 	return (now_ns() - t0) / iters;
 }
 
-/* what cat pays: open, one read, close */
+/*
+ * What cat pays: open, one read, close. The name is opened relative to its
+ * directory, opened beforehand, so that the length of the path (debugfs's
+ * is five names and a mount crossing, lwnfs's two) is not what is timed.
+ */
 static double time_cat(const char *path, long iters)
 {
-	char buf[64];
-	double t0;
+	char dir[4096], buf[64];
+	const char *name = strrchr(path, '/') + 1;
+	double t0 = 0;
+	int fd, dfd;
 	long i;
-	int fd;
 
-	t0 = now_ns();
-	for (i = 0; i < iters; i++) {
-		fd = open(path, O_RDONLY);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(name - path), path);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd < 0)
+		die("open %s", dir);
+	for (i = 0; i < iters + 100; i++) {
+		if (i == 100)
+			t0 = now_ns();
+		fd = openat(dfd, name, O_RDONLY);
 		if (fd < 0 || read(fd, buf, sizeof(buf)) <= 0)
 			die("open and read %s", path);
 		close(fd);
 	}
+	close(dfd);
 	return (now_ns() - t0) / iters;
 }
 
+/*
+ * Run 0 is a warm-up whose figures are not printed (the guest has just
+ * booted, and QEMU translates each path the first time it runs). Each run
+ * starts at another file, so that no file is always timed first.
+ */
 static int bench_read(int runs, long iters, const char *dir)
 {
 	const struct target *t;
 	unsigned int i;
-	int run, fd;
+	int run, fd, show;
+	double ns;
 
 	mount_lwnfs(dir, NULL);
-	for (run = 1; run <= runs; run++) {
+	for (run = 0; run <= runs; run++) {
+		show = run > 0;
 		for (i = 0; i < NTARGETS; i++) {
-			t = &targets[i];
+			t = &targets[(i + run) % NTARGETS];
 			fd = open(target_path(t, dir), t->write ? O_RDWR : O_RDONLY);
 			if (fd < 0)
 				die("open %s", target_path(t, dir));
-			if (t->read == 1)
-				printf("BENCH read pread %s %d %.1f\n", t->name, run,
-				       time_pread(fd, iters));
-			if (t->write)
-				printf("BENCH read pwrite %s %d %.1f\n", t->name, run,
-				       time_write(fd, t->write == 1, iters));
+			if (t->read == 1 || t->read == 3) {
+				ns = time_pread(fd, t->read == 3, iters);
+				if (show)
+					printf("BENCH read pread %s %d %.1f\n", t->name, run, ns);
+			}
+			if (t->write) {
+				ns = time_write(fd, t->write == 1, iters);
+				if (show)
+					printf("BENCH read pwrite %s %d %.1f\n", t->name, run, ns);
+			}
 			close(fd);
-			if (t->read)
-				printf("BENCH read cat %s %d %.1f\n", t->name, run,
-				       time_cat(target_path(t, dir), iters / 4));
+			if (t->read == 1 || t->read == 2) {
+				ns = time_cat(target_path(t, dir), iters / 4);
+				if (show)
+					printf("BENCH read cat %s %d %.1f\n", t->name, run, ns);
+			}
 		}
 	}
 	if (umount(dir))
@@ -189,17 +217,17 @@ static int bench_read(int runs, long iters, const char *dir)
  */
 static double time_readers(const char *dir, int procs, int separate, long iters)
 {
-	volatile int *go;
+	volatile int *go;	/* go[0]: start; go[1]: readers ready */
 	char path[4096], buf[64];
 	double t0;
 	int p, fd, status;
 	long i;
 
-	go = mmap(NULL, sizeof(*go), PROT_READ | PROT_WRITE,
+	go = mmap(NULL, 2 * sizeof(*go), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (go == MAP_FAILED)
 		die("mmap");
-	*go = 0;
+	go[0] = go[1] = 0;
 	for (p = 0; p < procs; p++) {
 		snprintf(path, sizeof(path), "%s/c%d", dir, separate ? p : 0);
 		switch (fork()) {
@@ -209,7 +237,8 @@ static double time_readers(const char *dir, int procs, int separate, long iters)
 			fd = open(path, O_RDONLY);
 			if (fd < 0)
 				die("open %s", path);
-			while (!*go)
+			__atomic_fetch_add(&go[1], 1, __ATOMIC_SEQ_CST);
+			while (!go[0])
 				;
 			for (i = 0; i < iters; i++)
 				if (pread(fd, buf, sizeof(buf), 0) <= 0)
@@ -217,14 +246,21 @@ static double time_readers(const char *dir, int procs, int separate, long iters)
 			exit(0);
 		}
 	}
-	usleep(100000);
+	/* every reader has its file open and spins before the clock starts */
+	while (go[1] < procs)
+		usleep(1000);
 	t0 = now_ns();
-	*go = 1;
-	for (p = 0; p < procs; p++)
-		if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+	go[0] = 1;
+	for (p = 0; p < procs; p++) {
+		if (wait(&status) < 0) {
+			die("wait");
+		} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			errno = 0;
 			die("a reader failed");
+		}
+	}
 	t0 = now_ns() - t0;
-	munmap((void *)go, sizeof(*go));
+	munmap((void *)go, 2 * sizeof(*go));
 	return procs * iters / (t0 / 1e9);
 }
 
@@ -248,7 +284,8 @@ static int bench_scale(int runs, long iters, const char *dir)
 				       procs[i], run, time_readers(dir, procs[i], sep, iters));
 	for (p = 0; p < 4; p++) {
 		snprintf(path, sizeof(path), "%s/c%d", dir, p);
-		unlink(path);
+		if (unlink(path))
+			die("unlink %s", path);
 	}
 	if (umount(dir))
 		die("umount %s", dir);
@@ -277,8 +314,9 @@ static long slab_bytes(void)
 
 /*
  * Free what can be freed: unused dentries and inodes, then the empty slabs
- * of every cache (/sys/kernel/slab/NAME/shrink), so that the slabs the
- * last run freed do not hide the next run's.
+ * of every cache (/sys/kernel/slab/NAME/shrink, where the kernel has it:
+ * tinyconfig's SLUB_TINY has no slab sysfs), so that the slabs the last
+ * run freed do not hide the next run's.
  */
 static void drop_caches(void)
 {
@@ -291,6 +329,8 @@ static void drop_caches(void)
 		die("drop_caches");
 	close(fd);
 	dir = opendir("/sys/kernel/slab");
+	if (!dir && errno == ENOENT)
+		return;
 	if (!dir)
 		die("opendir /sys/kernel/slab");
 	while ((d = readdir(dir))) {
@@ -305,6 +345,27 @@ static void drop_caches(void)
 		}
 	}
 	closedir(dir);
+}
+
+/*
+ * Slab once it has settled: inodes and dentries are freed after an RCU
+ * grace period, so the last run's and drop_caches' frees may still be on
+ * their way. Two readings 200 ms apart must agree (at most 10 s).
+ */
+static long settled_slab(void)
+{
+	long a = slab_bytes(), b;
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		usleep(200000);
+		b = slab_bytes();
+		if (a == b)
+			return b;
+		a = b;
+	}
+	printf("BENCH-NOTE Slab did not settle in 10 s\n");
+	return b;
 }
 
 static void name_of(char *buf, size_t size, const char *dir, long i)
@@ -322,7 +383,7 @@ static void entries_run(const char *dir, long n, int run)
 
 	mount_lwnfs(dir, "max_entries=0");
 	drop_caches();
-	slab0 = slab_bytes();
+	slab0 = settled_slab();
 	t0 = now_ns();
 	for (i = 0; i < n; i++) {
 		name_of(path, sizeof(path), dir, i);

@@ -16,7 +16,8 @@ import sys
 from collections import defaultdict
 
 TARGETS = [
-    ("zero", "/dev/zero (the floor)"),
+    ("zero", "/dev/zero (the floor; it has a ->read)"),
+    ("zeroiter", "/dev/zero by preadv (its ->read_iter)"),
     ("lwnfs", "lwnfs counter"),
     ("debugfs", "debugfs attribute (DEFINE_DEBUGFS_ATTRIBUTE; cannot seek: write())"),
     ("sysfs", "sysfs /sys/kernel/uevent_seqnum"),
@@ -36,11 +37,38 @@ def load(path):
             w = line.split()
             if not w:
                 continue
-            if w[0] in ("BENCH-BASE", "BENCH-DATE", "BENCH-CPU", "BENCH-CPUS"):
+            if w[0] in ("BENCH-BASE", "BENCH-DATE", "BENCH-CPU", "BENCH-CPUS",
+                        "BENCH-HOST", "BENCH-LOAD", "BENCH-RUNS", "BENCH-NOTE"):
                 head[w[0]] = " ".join(w[1:])
             elif w[0] == "BENCH" and len(w) == 6:
                 data[(w[1], w[2], w[3])][int(w[4])] = float(w[5])
     return data, head
+
+
+def expected_keys():
+    """every figure a complete bench run gives, with how many runs it has"""
+    keys = []
+    for key, _ in TARGETS:
+        if key in ("zero", "zeroiter", "lwnfs", "sysfs", "procfs"):
+            keys.append(("read", "pread", key))
+        if key in ("zero", "lwnfs", "debugfs", "sysfs", "procfs"):
+            keys.append(("read", "cat", key))
+        if key in ("lwnfs", "debugfs", "null"):
+            keys.append(("read", "pwrite", key))
+    for p in ("1", "2", "4"):
+        keys += [("scale", "same", p), ("scale", "separate", p)]
+    for n in NS:
+        keys += [("entries", op, str(n)) for op in OPS + ("bytes",)]
+    return keys
+
+
+def check_complete(base, data, runs):
+    """exit with the missing figures unless each has exactly RUNS runs"""
+    bad = [" ".join(k) + f" ({len(data.get(k, {}))} runs)" for k in expected_keys()
+           if len(data.get(k, {})) != runs]
+    if bad:
+        sys.exit(f"bench-report: {base}: expected {runs} runs of every figure; not so for: "
+                 + ", ".join(bad))
 
 
 def stat(values):
@@ -122,14 +150,40 @@ def foot_table(data):
     def one(what, who):
         v = data.get(("foot", what, who), {}).get(1)
         return "-" if v is None else f"{int(v)}"
-    return ["| | bytes |", "|---|---|",
-            f"| lwnfs text (super.o + counter.o, -Os) | {one('text', 'lwnfs')} |",
-            f"| lwnfs data | {one('data', 'lwnfs')} |",
-            f"| ramfs text (inode.o + file-mmu.o), same build | {one('text', 'ramfs')} |",
-            f"| ramfs data | {one('data', 'ramfs')} |",
-            f"| lwnfs.ko, file size | {one('ko', 'lwnfs')} |",
-            f"| lwnfs.ko, text | {one('kotext', 'lwnfs')} |",
-            f"| vmlinux growth for =y (bloat-o-meter, =m vs =y) | {one('vmlinux', 'lwnfs')} |"]
+    out = ["| objects | .text | .rodata | .data, .bss | .init, .exit |", "|---|---|---|---|---|"]
+    for who, name in (("lwnfs", "lwnfs, built in (super.o + counter.o)"),
+                      ("ramfs", "ramfs, same build (inode.o + file-mmu.o)"),
+                      ("ko", "lwnfs.ko")):
+        out.append(f"| {name} | {one('text', who)} | {one('rodata', who)} | "
+                   f"{one('data', who)} | {one('init', who)} |")
+    out += ["", f"lwnfs.ko is {one('ko', 'lwnfs')} bytes on disk; "
+            f"bloat-o-meter counts {one('vmlinux', 'lwnfs')} bytes more in the =y vmlinux "
+            f"than in the =m one (lwnfs as a module, so not in vmlinux)."]
+    return out
+
+
+def verdicts(data):
+    """the issue's other targets: text, bytes per counter, flat costs"""
+    out = []
+    text = data.get(("foot", "text", "lwnfs"), {}).get(1)
+    if text is not None:
+        out.append(f"- lwnfs at most 4 KiB of text: .text is {int(text)} bytes, "
+                   f"{'met' if text <= 4096 else 'NOT met'}")
+    mem = list(data.get(("entries", "bytes", str(NS[-1])), {}).values())
+    if mem:
+        m = statistics.median(mem)
+        out.append(f"- 1 KiB or less of slab per counter (at N = {NS[-1]}): {m:.0f} bytes, "
+                   f"{'met' if m <= 1024 else 'NOT met'}")
+    worst = 0
+    for op in OPS:
+        a = list(data.get(("entries", op, str(NS[0])), {}).values())
+        b = list(data.get(("entries", op, str(NS[-1])), {}).values())
+        if a and b:
+            worst = max(worst, statistics.median(b) / statistics.median(a))
+    if worst:
+        out.append(f"- flat time per operation (at most 1.5x from N = {NS[0]} to {NS[-1]}): "
+                   f"worst {worst:.2f}x, {'met' if worst <= 1.5 else 'NOT met'}")
+    return out
 
 
 def plot(outdir, base, data):
@@ -139,20 +193,22 @@ def plot(outdir, base, data):
     name = f"scaling-{base}.png"
     with open(dat, "w") as f:
         for p in ("1", "2", "4"):
-            same = data.get(("scale", "same", p), {}).values()
-            sep = data.get(("scale", "separate", p), {}).values()
-            if same and sep:
-                f.write(f"{p} {statistics.median(same)} {statistics.median(sep)}\n")
+            row = [p]
+            for kind in ("same", "separate"):
+                v = sorted(data.get(("scale", kind, p), {}).values()) or [float("nan")]
+                row += [str(statistics.median(v)), str(v[0]), str(v[-1])]
+            f.write(" ".join(row) + "\n")
     script = f"""set terminal pngcairo size 640,400
 set output '{os.path.join(outdir, name)}'
-set title 'lwnfs {base}: pread throughput against readers (median of runs)'
+set title 'lwnfs {base}: pread throughput against readers (median, min-max)'
 set xlabel 'reader processes'
 set ylabel 'reads per second'
 set xtics (1, 2, 4)
+set xrange [0.5:4.5]
 set yrange [0:*]
 set key left top
-plot '{dat}' using 1:2 with linespoints title 'one counter', \\
-     '' using 1:3 with linespoints title 'one counter each'
+plot '{dat}' using 1:2:3:4 with yerrorlines title 'one counter', \\
+     '' using 1:5:6:7 with yerrorlines title 'one counter each'
 """
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
     png.append(name)
@@ -161,18 +217,20 @@ plot '{dat}' using 1:2 with linespoints title 'one counter', \\
         for n in NS:
             row = [str(n)]
             for op in OPS:
-                v = data.get(("entries", op, str(n)), {}).values()
-                row.append(str(statistics.median(v)) if v else "NaN")
+                v = sorted(data.get(("entries", op, str(n)), {}).values()) or [float("nan")]
+                row += [str(statistics.median(v)), str(v[0]), str(v[-1])]
             f.write(" ".join(row) + "\n")
     script = f"""set terminal pngcairo size 640,400
 set output '{os.path.join(outdir, name)}'
-set title 'lwnfs {base}: time per operation against N counters (median of runs)'
+set title 'lwnfs {base}: time per operation against N counters (median, min-max)'
 set xlabel 'counters in one directory (N)'
 set ylabel 'microseconds per operation'
 set logscale x
+set xrange [500:200000]
 set yrange [0:*]
-set key left top
-plot for [i=2:5] '{dat}' using 1:i with linespoints title word('create stat read unlink', i-1)
+set key left bottom
+plot for [i=0:3] '{dat}' using 1:(column(2+3*i)):(column(3+3*i)):(column(4+3*i)) \\
+     with yerrorlines title word('create stat read unlink', i+1)
 """
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
     png.append(name)
@@ -190,20 +248,29 @@ def main():
           "Written by `make bench` (scripts/bench.sh, scripts/bench-report.py); "
           "the program is bench/lwnfs_bench.c. Each figure is the median of its "
           "runs with (min-max); a ratio is taken within each run and its median "
-          "given. The guests run under QEMU's TCG (no KVM), so only the ratios "
-          "between figures of one guest carry meaning.", ""]
+          "given. The guests run under QEMU's TCG (no KVM): absolute times mean "
+          "little, and even the ratios carry TCG's costs (a locked instruction or "
+          "an indirect call costs more than on hardware). The kernel is the "
+          "tinyconfig of the guests, built with -Os. The scaling figures cannot "
+          "exceed what the host's cores give the guest's 4 CPUs.", ""]
     for base in bases:
         data, head = load(os.path.join(cache, "bench", f"{base}.txt"))
-        runs = max((len(v) for k, v in data.items() if k[0] == "read"), default=0)
+        runs = int(head.get("BENCH-RUNS", "0"))
+        check_complete(base, data, runs)
         sect = [f"## {base}", "",
                 f"Debian {head.get('BENCH-BASE', base).split(' ', 1)[-1]}, "
-                f"measured {head.get('BENCH-DATE', '?')}, "
-                f"{runs} runs, guest CPU: {head.get('BENCH-CPU', '?')} "
-                f"x {head.get('BENCH-CPUS', '?')}", "",
+                f"measured {head.get('BENCH-DATE', '?')}, {runs} runs. "
+                f"Guest: {head.get('BENCH-CPUS', '?')} x {head.get('BENCH-CPU', '?')}. "
+                f"Host: {head.get('BENCH-HOST', '?')}; load average "
+                f"{head.get('BENCH-LOAD', '?')}.", ""]
+        if "BENCH-NOTE" in head:
+            sect += [f"Note: {head['BENCH-NOTE']}", ""]
+        sect += [
                 "### Read path", ""] + read_table(data) + [""] + targets(data) + [
                 "", "### Scaling: pread at offset 0", ""] + scale_table(data) + [
                 "", "### Counters users create (max_entries=0)", ""] + entries_table(data) + [
-                "", "### Footprint (tinyconfig, -Os)", ""] + foot_table(data) + [""]
+                "", "### Footprint (tinyconfig, -Os)", ""] + foot_table(data) + [
+                "", "### The other targets", ""] + verdicts(data) + [""]
         print("\n".join(sect))
         for p in plot(outdir, base, data):
             sect.append(f"![{p}]({p})")

@@ -17,6 +17,10 @@ set -euo pipefail
 
 base=${1:?usage: $0 BASE}
 S=$LWNFS_TOP/scripts
+[ "${LWNFS_ARCH:-x86_64}" = x86_64 ] || die "make bench runs on x86_64 guests only"
+# apply the series only when the tree does not have it: applying again
+# would touch files that half the kernel depends on
+(need_applied "$base") 2>/dev/null || "$S/apply.sh" "$base"
 need_applied "$base"
 need_cmd size binutils
 tree=$(tree_dir "$base")
@@ -37,39 +41,64 @@ cp "$LWNFS_TOP"/bench/debugfs/* "$mod/"
 make -s -C "$tree" O="$bd" -j"$JOBS" CC="ccache gcc" M="$mod" modules
 [ -f "$mod/lwnfs_bench_debugfs.ko" ] || die "the bench module did not build in $mod"
 
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 "$S/guest.sh" "$base" bench bench
 log=$LWNFS_CACHE/logs/guest-$base-x86_64-bench-bench.log
 
-# size's text and data columns of the given objects, summed
-text_data() {
-	size "$@" | awk 'NR > 1 { t += $1; d += $2 } END { print t, d }'
+# The sections of the given objects, summed by kind: code (.text*), read-
+# only data (.rodata*), data (.data*, .bss), and what is freed after boot or
+# never loaded (.init.*, .exit.*). size's own "text" column would count
+# the read-only data and the init code as text.
+sections() {
+	local f
+	for f in "$@"; do
+		[ -f "$f" ] || die "no $f"
+		size -A "$f"
+	done | awk '
+		NF == 3 && $1 ~ /^\./ {
+			if ($1 ~ /^\.(init|exit)\./) init += $2
+			else if ($1 ~ /^\.text/) text += $2
+			else if ($1 ~ /^\.rodata/) ro += $2
+			else if ($1 ~ /^\.(data|bss)/) data += $2
+		}
+		END { printf "%d %d %d %d\n", text, ro, data, init }'
+}
+
+# foot WHO OBJECT...: the BENCH lines of one set of objects
+foot() {
+	local who=$1 t r d i
+	shift
+	read -r t r d i < <(sections "$@")
+	[[ "$t$r$d$i" =~ ^[0-9]+$ ]] || die "size -A failed on $*"
+	echo "BENCH foot text $who 1 $t"
+	echo "BENCH foot rodata $who 1 $r"
+	echo "BENCH foot data $who 1 $d"
+	echo "BENCH foot init $who 1 $i"
 }
 
 {
 	echo "BENCH-BASE $base $(base_field "$base" version)"
 	echo "BENCH-DATE $(date -u +%Y-%m-%d)"
+	echo "BENCH-RUNS ${BENCH_RUNS:-5}"
+	echo "BENCH-HOST $(nproc) cores, $(grep -m 1 '^model name' /proc/cpuinfo | sed 's/.*: //'), $("$(arch_field x86_64 qemu)" --version | head -n 1)"
+	echo "BENCH-LOAD $load0 -> $(cut -d' ' -f1-3 /proc/loadavg)"
 	grep -E '^BENCH' "$log"
 	# the objects of lwnfs (the Makefile's lwnfs-y), and of ramfs as the
 	# same tinyconfig builds it
 	read -ra objs < <(sed -n 's/^lwnfs-y := //p' "$tree/fs/lwnfs/Makefile")
-	objs=("${objs[@]/#/$bd/fs/lwnfs/}")
-	read -r t d < <(text_data "${objs[@]}")
-	echo "BENCH foot text lwnfs 1 $t"
-	echo "BENCH foot data lwnfs 1 $d"
+	foot lwnfs "${objs[@]/#/$bd/fs/lwnfs/}"
 	ramfs=()
 	for o in inode.o file-mmu.o file-nommu.o; do
 		[ ! -f "$bd/fs/ramfs/$o" ] || ramfs+=("$bd/fs/ramfs/$o")
 	done
-	read -r t d < <(text_data "${ramfs[@]}")
-	echo "BENCH foot text ramfs 1 $t"
-	echo "BENCH foot data ramfs 1 $d"
+	foot ramfs "${ramfs[@]}"
 	echo "BENCH foot ko lwnfs 1 $(stat -c %s "$bdm/fs/lwnfs/lwnfs.ko")"
-	read -r t d < <(text_data "$bdm/fs/lwnfs/lwnfs.ko")
-	echo "BENCH foot kotext lwnfs 1 $t"
+	foot ko "$bdm/fs/lwnfs/lwnfs.ko"
 	# bloat-o-meter's last line: "Total: Before=..., After=..., chg +N%"
 	total=$("$tree/scripts/bloat-o-meter" "$bdm/vmlinux" "$bd/vmlinux" | tail -n 1)
 	before=$(sed -n 's/.*Before=\([0-9]*\).*/\1/p' <<<"$total")
 	after=$(sed -n 's/.*After=\([0-9]*\).*/\1/p' <<<"$total")
+	[[ "$before$after" =~ ^[0-9]+$ ]] || die "bloat-o-meter printed no total: $total"
 	echo "BENCH foot vmlinux lwnfs 1 $((after - before))"
 } >"$out/$base.txt.tmp"
 mv "$out/$base.txt.tmp" "$out/$base.txt"
