@@ -332,9 +332,9 @@ static void churner(const char *dir, int id)
 /*
  * Remounts of the churned instance: the uid=/gid= walk over every inode
  * and the max_entries check, racing with the churners' creates. The churn
- * area has room for about 100 entries and holds about half of that; a
- * bound of 60 is refused (EINVAL) while more are in use, and once it is
- * in force the churners' creates meet ENOSPC.
+ * area has room for about 100 entries; a bound of 60 is refused (EINVAL)
+ * while more are in use, and while it holds a create may meet ENOSPC.
+ * (In the runs so far the area stayed under 60 entries.)
  */
 static void remounter(const char *dir)
 {
