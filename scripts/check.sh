@@ -5,6 +5,8 @@
 # may exit with status 3: they pass with a WARN line and their log tail.
 #
 # usage: scripts/check.sh [--all | --soak SECONDS] [BASE...]
+#   (none)  make check: every kind of check at least once, all of them on
+#           the newest base and the series' own on the others (below)
 #   --all   the full matrix (make check-all)
 #   --soak  the debug guests only, on every base (make soak): the KASAN
 #           guest with SECONDS of stress and of trinity, and the KCSAN guest
