@@ -186,56 +186,45 @@ def verdicts(data):
     return out
 
 
+def med_min_max(data, key):
+    """the median, min and max of one figure, as gnuplot columns"""
+    v = sorted(data.get(key, {}).values()) or [float("nan")]
+    return [str(statistics.median(v)), str(v[0]), str(v[-1])]
+
+
+def gnuplot(outdir, name, rows, settings, plot_cmd):
+    """write ROWS to a data file and plot them into OUTDIR/NAME"""
+    dat = os.path.join(outdir, f".{name}.dat")
+    with open(dat, "w") as f:
+        f.write("".join(" ".join(r) + "\n" for r in rows))
+    script = (f"set terminal pngcairo size 640,400\nset output '{os.path.join(outdir, name)}'\n"
+              f"{settings}\nset yrange [0:*]\nplot {plot_cmd.format(dat=dat)}\n")
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    os.unlink(dat)
+    return name
+
+
 def plot(outdir, base, data):
     """two PNGs: reads/s against readers, and us per op against N"""
-    png = []
-    dat = os.path.join(outdir, f".{base}.dat")
-    name = f"scaling-{base}.png"
-    with open(dat, "w") as f:
-        for p in ("1", "2", "4"):
-            row = [p]
-            for kind in ("same", "separate"):
-                v = sorted(data.get(("scale", kind, p), {}).values()) or [float("nan")]
-                row += [str(statistics.median(v)), str(v[0]), str(v[-1])]
-            f.write(" ".join(row) + "\n")
-    script = f"""set terminal pngcairo size 640,400
-set output '{os.path.join(outdir, name)}'
-set title 'lwnfs {base}: pread throughput against readers (median, min-max)'
-set xlabel 'reader processes'
-set ylabel 'reads per second'
-set xtics (1, 2, 4)
-set xrange [0.5:4.5]
-set yrange [0:*]
-set key left top
-plot '{dat}' using 1:2:3:4 with yerrorlines title 'one counter', \\
-     '' using 1:5:6:7 with yerrorlines title 'one counter each'
-"""
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
-    png.append(name)
-    name = f"entries-{base}.png"
-    with open(dat, "w") as f:
-        for n in NS:
-            row = [str(n)]
-            for op in OPS:
-                v = sorted(data.get(("entries", op, str(n)), {}).values()) or [float("nan")]
-                row += [str(statistics.median(v)), str(v[0]), str(v[-1])]
-            f.write(" ".join(row) + "\n")
-    script = f"""set terminal pngcairo size 640,400
-set output '{os.path.join(outdir, name)}'
-set title 'lwnfs {base}: time per operation against N counters (median, min-max)'
-set xlabel 'counters in one directory (N)'
-set ylabel 'microseconds per operation'
-set logscale x
-set xrange [500:200000]
-set yrange [0:*]
-set key left bottom
-plot for [i=0:3] '{dat}' using 1:(column(2+3*i)):(column(3+3*i)):(column(4+3*i)) \\
-     with yerrorlines title word('create stat read unlink', i+1)
-"""
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
-    png.append(name)
-    os.unlink(dat)
-    return png
+    scaling = gnuplot(
+        outdir, f"scaling-{base}.png",
+        [[p] + med_min_max(data, ("scale", "same", p)) + med_min_max(data, ("scale", "separate", p))
+         for p in ("1", "2", "4")],
+        f"set title 'lwnfs {base}: pread throughput against readers (median, min-max)'\n"
+        "set xlabel 'reader processes'\nset ylabel 'reads per second'\n"
+        "set xtics (1, 2, 4)\nset xrange [0.5:4.5]\nset key left top",
+        "'{dat}' using 1:2:3:4 with yerrorlines title 'one counter', "
+        "'' using 1:5:6:7 with yerrorlines title 'one counter each'")
+    entries = gnuplot(
+        outdir, f"entries-{base}.png",
+        [[str(n)] + sum((med_min_max(data, ("entries", op, str(n))) for op in OPS), [])
+         for n in NS],
+        f"set title 'lwnfs {base}: time per operation against N counters (median, min-max)'\n"
+        "set xlabel 'counters in one directory (N)'\nset ylabel 'microseconds per operation'\n"
+        "set logscale x\nset xrange [500:200000]\nset key left bottom",
+        "for [i=0:3] '{dat}' using 1:(column(2+3*i)):(column(3+3*i)):(column(4+3*i)) "
+        "with yerrorlines title word('create stat read unlink', i+1)")
+    return [scaling, entries]
 
 
 def main():
