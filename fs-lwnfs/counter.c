@@ -5,36 +5,35 @@
  *
  * The article this filesystem comes from read the counter and incremented
  * it in two steps, so two readers could see the same value. Here the read
- * is a single atomic fetch-and-increment, and the text it produced is kept
- * with the open file so that a reader taking it a byte at a time gets the
- * rest of the same value rather than a new one.
+ * is a single atomic fetch-and-increment, and the value it took is kept
+ * with the open file so that a reader taking the text a byte at a time
+ * gets the rest of the same value rather than a new one.
  */
 
 #include <linux/atomic.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/splice.h>
 #include <linux/string.h>
 #include <linux/uio.h>
 
 #include "lwnfs.h"
 
-/* Room for U64_MAX in decimal, a newline and a NUL. */
-#define LWNFS_TEXT_MAX	22
-
 /**
- * struct lwnfs_snapshot - the text an open counter file last produced
- * @lock: serialises readers of the same open file
- * @len: length of @text; 0 until a read at offset 0
- * @text: the value taken at offset 0, as text
+ * struct lwnfs_snapshot - the value an open counter file last took
+ * @value: the value the last read at offset 0 took
+ * @taken: whether a read at offset 0 has taken one; set after @value
+ *
+ * A later offset shows the text of @value again. The value is kept rather
+ * than its text because it is written and read in one atomic access, so
+ * readers of one open file need no lock to share it.
  */
 struct lwnfs_snapshot {
-	spinlock_t lock;	/* guards len and text */
-	size_t len;
-	char text[LWNFS_TEXT_MAX];
+	atomic64_t value;
+	bool taken;
 };
 
 /* Each counter's value lives with its inode, from lwnfs_counter_init(). */
@@ -45,15 +44,26 @@ static atomic64_t *lwnfs_counter(struct inode *inode)
 
 /**
  * lwnfs_format_value() - render a counter value as a counter file reads
- * @buf: where to write the text, NUL-terminated
- * @size: size of @buf
+ * @text: the LWNFS_TEXT_MAX bytes to render it into
  * @val: the value
  *
- * Return: the length of the text, without the NUL.
+ * The text is the value in decimal and a newline, with no NUL. It ends at
+ * the end of @text, because do_div() gives the digits from the last one
+ * on. Every read makes one, so this is the read path: scnprintf() would
+ * parse a format string each time.
+ *
+ * Return: the length of the text, which starts at
+ * @text + LWNFS_TEXT_MAX - length.
  */
-int lwnfs_format_value(char *buf, size_t size, u64 val)
+int lwnfs_format_value(char text[LWNFS_TEXT_MAX], u64 val)
 {
-	return scnprintf(buf, size, "%llu\n", val);
+	char *p = text + LWNFS_TEXT_MAX;
+
+	*--p = '\n';
+	do {
+		*--p = '0' + do_div(val, 10);
+	} while (val);
+	return text + LWNFS_TEXT_MAX - p;
 }
 EXPORT_SYMBOL_IF_KUNIT(lwnfs_format_value);
 
@@ -101,7 +111,6 @@ static int lwnfs_counter_open(struct inode *inode, struct file *file)
 	snap = kzalloc_obj(*snap, GFP_KERNEL_ACCOUNT);
 	if (!snap)
 		return -ENOMEM;
-	spin_lock_init(&snap->lock);
 	file->private_data = snap;
 	return 0;
 }
@@ -131,21 +140,20 @@ static ssize_t lwnfs_counter_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 	if (pos == 0) {
 		val = atomic64_fetch_inc(lwnfs_counter(file_inode(iocb->ki_filp)));
-		len = lwnfs_format_value(text, sizeof(text), val);
-		spin_lock(&snap->lock);
-		memcpy(snap->text, text, len);
-		snap->len = len;
-		spin_unlock(&snap->lock);
+		atomic64_set(&snap->value, val);
+		/* pairs with the acquire below: @value is set before @taken */
+		smp_store_release(&snap->taken, true);
 	} else {
-		spin_lock(&snap->lock);
-		len = snap->len;
-		memcpy(text, snap->text, len);
-		spin_unlock(&snap->lock);
+		/* pairs with the release above; no value taken: nothing to read */
+		if (!smp_load_acquire(&snap->taken))
+			return 0;
+		val = atomic64_read(&snap->value);
 	}
 
+	len = lwnfs_format_value(text, val);
 	if (pos >= len)
 		return 0;
-	n = copy_to_iter(text + pos, len - pos, to);
+	n = copy_to_iter(text + LWNFS_TEXT_MAX - len + pos, len - pos, to);
 	if (!n)
 		return -EFAULT;
 	iocb->ki_pos += n;

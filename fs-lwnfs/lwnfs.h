@@ -85,6 +85,9 @@ static inline struct lwnfs_fs_info *lwnfs_sb(const struct super_block *sb)
 	return sb->s_fs_info;
 }
 
+/* The longest text a counter file reads: U64_MAX in decimal and a newline. */
+#define LWNFS_TEXT_MAX	21
+
 /*
  * Most digits a counter file accepts in one write, not counting the one
  * newline that echo adds.
@@ -96,7 +99,7 @@ extern const struct file_operations lwnfs_counter_fops;
 int lwnfs_counter_init(struct inode *inode);
 
 int lwnfs_parse_value(const char *buf, size_t len, u64 *val);
-int lwnfs_format_value(char *buf, size_t size, u64 val);
+int lwnfs_format_value(char text[LWNFS_TEXT_MAX], u64 val);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 extern struct file_system_type lwnfs_fs_type;

@@ -132,11 +132,18 @@ KUNIT_ARRAY_PARAM(lwnfs_format, lwnfs_format_cases, lwnfs_format_case_desc);
 static void lwnfs_test_format(struct kunit *test)
 {
 	const struct lwnfs_format_case *c = test->param_value;
-	char buf[32];
+	char buf[LWNFS_TEXT_MAX + 1];
+	int len;
 
-	KUNIT_EXPECT_EQ(test, (int)strlen(c->text),
-			lwnfs_format_value(buf, sizeof(buf), c->val));
-	KUNIT_EXPECT_STREQ(test, c->text, buf);
+	/* the text ends at the end of the LWNFS_TEXT_MAX bytes, with no NUL */
+	memset(buf, '#', sizeof(buf));
+	buf[LWNFS_TEXT_MAX] = '\0';
+	len = lwnfs_format_value(buf, c->val);
+	KUNIT_ASSERT_EQ(test, (int)strlen(c->text), len);
+	KUNIT_EXPECT_STREQ(test, c->text, buf + LWNFS_TEXT_MAX - len);
+	/* and it leaves the bytes before it alone */
+	KUNIT_EXPECT_EQ(test, LWNFS_TEXT_MAX - len,
+			(int)strspn(buf, "#"));
 }
 
 /* ---- instances mounted in the kernel ---- */
