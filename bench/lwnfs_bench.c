@@ -9,7 +9,8 @@
  *
  *   lwnfs_bench read RUNS ITERS DIR
  *       nanoseconds per pread(fd, buf, 64, 0) on an lwnfs counter (an
- *       instance mounted at DIR), /dev/zero (the floor),
+ *       instance mounted at DIR), /dev/zero (the floor), /dev/full (the
+ *       floor of a file with only a ->read_iter),
  *       /sys/kernel/uevent_seqnum and /proc/loadavg; per pwrite("12345\n")
  *       on the counter and /dev/null, and per write() on the debugfs
  *       attribute (the bench module; it cannot seek); per open+read+close
@@ -35,7 +36,6 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,7 +73,7 @@ struct target {
 	const char *name;	/* as the report names it */
 	const char *path;	/* DIR-relative when it starts with no '/' */
 	int read;		/* 1: pread and open+read+close; 2: only the latter;
-				 * 3: preadv (the read_iter path) */
+				 * 3: only pread */
 	int write;		/* 1: pwrite; 2: write (the file cannot seek) */
 };
 
@@ -84,8 +84,11 @@ struct target {
  */
 static const struct target targets[] = {
 	{ "zero",	"/dev/zero",				1, 0 },
-	/* /dev/zero has a ->read: preadv takes its ->read_iter instead */
-	{ "zeroiter",	"/dev/zero",				3, 0 },
+	/*
+	 * /dev/zero has a ->read, which pread takes; /dev/full reads the same
+	 * zeroes through its ->read_iter alone, as pread on lwnfs must.
+	 */
+	{ "full",	"/dev/full",				3, 0 },
 	{ "lwnfs",	"counter",				1, 1 },
 	{ "debugfs",	"/sys/kernel/debug/lwnfs_bench/counter", 2, 2 },
 	{ "sysfs",	"/sys/kernel/uevent_seqnum",		1, 0 },
@@ -105,18 +108,17 @@ static const char *target_path(const struct target *t, const char *dir)
 	return buf;
 }
 
-/* ns per pread (or preadv) of 64 bytes at 0: each must return some bytes */
-static double time_pread(int fd, int vec, long iters)
+/* ns per pread of 64 bytes at 0: each must return some bytes */
+static double time_pread(int fd, long iters)
 {
 	char buf[64];
-	struct iovec iov = { buf, sizeof(buf) };
 	double t0 = 0;
 	long i;
 
 	for (i = 0; i < iters + 1000; i++) {
 		if (i == 1000)
 			t0 = now_ns();
-		if ((vec ? preadv(fd, &iov, 1, 0) : pread(fd, buf, sizeof(buf), 0)) <= 0)
+		if (pread(fd, buf, sizeof(buf), 0) <= 0)
 			die("pread");
 	}
 	return (now_ns() - t0) / iters;
@@ -187,7 +189,7 @@ static int bench_read(int runs, long iters, const char *dir)
 			if (fd < 0)
 				die("open %s", target_path(t, dir));
 			if (t->read == 1 || t->read == 3) {
-				ns = time_pread(fd, t->read == 3, iters);
+				ns = time_pread(fd, iters);
 				if (show)
 					printf("BENCH read pread %s %d %.1f\n", t->name, run, ns);
 			}
