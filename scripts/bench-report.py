@@ -248,6 +248,7 @@ def main():
           "an indirect call costs more than on hardware). The kernel is the "
           "tinyconfig of the guests, built with -Os. The scaling figures cannot "
           "exceed what the host's cores give the guest's 4 CPUs.", ""]
+    readme = []
     for base in bases:
         data, head = load(os.path.join(cache, "bench", f"{base}.txt"))
         runs = int(head.get("BENCH-RUNS", "0"))
@@ -267,11 +268,38 @@ def main():
                 "", "### Footprint (tinyconfig, -Os)", ""] + foot_table(data) + [
                 "", "### The other targets", ""] + verdicts(data) + [""]
         print("\n".join(sect))
-        for p in plot(outdir, base, data):
+        pngs = plot(outdir, base, data)
+        for p in pngs:
             sect.append(f"![{p}]({p})")
         md += sect + [""]
+        if not readme:
+            # the README shows the first base of the run: the newest by default
+            top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            rel = os.path.relpath(os.path.join(outdir, pngs[0]), top)
+            readme = ([f"The read path on {base}, from the last `make bench`. {sect[2]}", ""]
+                      + read_table(data) + [""] + targets(data) + ["", f"![{pngs[0]}]({rel})", ""])
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write("\n".join(md).rstrip() + "\n")
+    update_readme(outdir, readme)
+
+
+BEGIN, END = "<!-- make bench: begin -->", "<!-- make bench: end -->"
+
+
+def update_readme(outdir, lines):
+    """put LINES between the README's make bench markers"""
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.path.join(top, "README.md")
+    with open(path) as f:
+        text = f.read()
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        sys.exit(f"bench-report: {path} needs one '{BEGIN}' line and one '{END}' line after it")
+    results = os.path.relpath(os.path.join(outdir, "results.md"), top)
+    lines = [BEGIN] + lines + [f"All figures, every base run and the plots: [{results}]({results}).",
+                               END]
+    head, rest = text.split(BEGIN)
+    with open(path, "w") as f:
+        f.write(head + "\n".join(lines) + rest.split(END, 1)[1])
 
 
 if __name__ == "__main__":
