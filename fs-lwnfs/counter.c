@@ -29,7 +29,7 @@
  *
  * A later offset shows the text of @value again. The value is kept rather
  * than its text because it is written and read in one atomic access, so
- * readers of one open file need no lock to share it.
+ * the readers of one open file share it without a lock of lwnfs's own.
  */
 struct lwnfs_snapshot {
 	atomic64_t value;
@@ -49,8 +49,8 @@ static atomic64_t *lwnfs_counter(struct inode *inode)
  *
  * The text is the value in decimal and a newline, with no NUL. It ends at
  * the end of @text, because do_div() gives the digits from the last one
- * on. Every read makes one, so this is the read path: scnprintf() would
- * parse a format string each time.
+ * on. Every read makes one, and scnprintf() would parse a format string
+ * each time.
  *
  * Return: the length of the text, which starts at
  * @text + LWNFS_TEXT_MAX - length.
@@ -123,7 +123,7 @@ static int lwnfs_counter_release(struct inode *inode, struct file *file)
 
 /*
  * Only a read at offset 0 takes a value: later offsets serve the rest of the
- * text that read produced, so cat and dd bs=1 both consume one value. An
+ * text of the value it took, so cat and dd bs=1 both consume one value. An
  * empty read takes nothing. splice(2) and sendfile(2) come here too, through
  * copy_splice_read(), with the same rules.
  */

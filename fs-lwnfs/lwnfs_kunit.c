@@ -119,6 +119,7 @@ static const struct lwnfs_format_case lwnfs_format_cases[] = {
 	{ 1000, "1000\n" },
 	{ U32_MAX, "4294967295\n" },
 	{ 1ULL << 63, "9223372036854775808\n" },
+	{ 10000000000000000000ULL, "10000000000000000000\n" },
 	{ U64_MAX, "18446744073709551615\n" },
 };
 
@@ -133,17 +134,17 @@ static void lwnfs_test_format(struct kunit *test)
 {
 	const struct lwnfs_format_case *c = test->param_value;
 	char buf[LWNFS_TEXT_MAX + 1];
-	int len;
+	int len, i;
 
 	/* the text ends at the end of the LWNFS_TEXT_MAX bytes, with no NUL */
 	memset(buf, '#', sizeof(buf));
-	buf[LWNFS_TEXT_MAX] = '\0';
 	len = lwnfs_format_value(buf, c->val);
 	KUNIT_ASSERT_EQ(test, (int)strlen(c->text), len);
-	KUNIT_EXPECT_STREQ(test, c->text, buf + LWNFS_TEXT_MAX - len);
-	/* and it leaves the bytes before it alone */
-	KUNIT_EXPECT_EQ(test, LWNFS_TEXT_MAX - len,
-			(int)strspn(buf, "#"));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(c->text, buf + LWNFS_TEXT_MAX - len, len));
+	/* and it leaves the bytes around it alone */
+	for (i = 0; i < LWNFS_TEXT_MAX - len; i++)
+		KUNIT_EXPECT_EQ(test, '#', buf[i]);
+	KUNIT_EXPECT_EQ(test, '#', buf[LWNFS_TEXT_MAX]);
 }
 
 /* ---- instances mounted in the kernel ---- */

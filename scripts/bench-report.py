@@ -247,7 +247,12 @@ def main():
           "little, and even the ratios carry TCG's costs (a locked instruction or "
           "an indirect call costs more than on hardware). The kernel is the "
           "tinyconfig of the guests, built with -Os. The scaling figures cannot "
-          "exceed what the host's cores give the guest's 4 CPUs.", ""]
+          "exceed what the host's cores give the guest's 4 CPUs. A pread of "
+          "/dev/zero or /dev/full copies all 64 bytes to user space, one of an "
+          "lwnfs counter only its text (2 to 21 bytes). Compare ratios within a "
+          "base, not across bases: the floors' own code differs (v5.10's "
+          "read_iter_zero() calls cond_resched() for every chunk, later bases "
+          "only when a reschedule is due).", ""]
     readme = []
     for base in bases:
         data, head = load(os.path.join(cache, "bench", f"{base}.txt"))

@@ -1245,7 +1245,7 @@ static int is_tail(const char *buf, ssize_t n)
 }
 
 /*
- * Two processes share one open file, so one text kept with it: each takes
+ * Two processes share one open file, so one value kept with it: each takes
  * a value with a 1-byte read at offset 0 and reads the rest at offset 1,
  * which may come from the other's value, but is always whole. The values
  * cross from 6 to 7 digits, so the text changes length meanwhile.

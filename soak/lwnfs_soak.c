@@ -464,8 +464,8 @@ static int stress(int seconds, const char *dir)
  * one counter, it must end up advanced by exactly the number of reads, and
  * the values each reader sees must rise. A lost increment fails here; it is
  * also the workload that lets KCSAN watch the counter from every CPU at
- * once. Half the readers share one open file, so its snapshot lock is
- * contended too.
+ * once. Half the readers share one open file, so the value kept with it
+ * is written and read from every CPU too.
  */
 static void race_reader(const char *path, int shared_fd, long *reads)
 {
