@@ -82,23 +82,29 @@ bd=$(build_dir "$base" "$arch-$variant")
 stamp=$bd/.lwnfs-build
 head=$(git -C "$tree" rev-parse HEAD)
 
-# A build directory made for the first time starts as a copy of the y
-# variant's, when that is built: these variants differ from it in a few
-# options, and kbuild recompiles only what those options reach (it tracks
-# each object's CONFIG_ symbols), where a new directory would recompile the
-# whole kernel. The copy keeps none of the y build's own records.
+# A build directory made for the first time starts as a copy of a built
+# one, the seed: benchm's is bench's when that is built, the others' and
+# benchm's otherwise the y variant's. These variants differ from the seed in
+# a few options, and kbuild recompiles only what those options reach (it
+# tracks each object's CONFIG_ symbols), where a new directory would
+# recompile the whole kernel. The copy keeps none of the seed's records.
 if [ ! -e "$bd/.config" ]; then
+	from=
 	case "$variant" in
-	m | n | kunitm | bisect | bench | benchm)
-		seed=$(build_dir "$base" "$arch-y")
-		if [ -f "$seed/.lwnfs-build" ]; then
-			mkdir -p "$bd"
-			cp -a "$seed/." "$bd/"
-			rm -rf "$bd/.lwnfs-build" "$bd/.lwnfs-config" "$bd/kselftest" "$bd/bench-debugfs"
-			info "$base/$arch-$variant: starts from a copy of the y build"
-		fi
-		;;
+	m | n | kunitm | bisect | bench) from=y ;;
+	benchm) from=bench ;;
 	esac
+	seed=$(build_dir "$base" "$arch-${from:-y}")
+	if [ "$from" = bench ] && [ ! -f "$seed/.lwnfs-build" ]; then
+		from=y
+		seed=$(build_dir "$base" "$arch-y")
+	fi
+	if [ -n "$from" ] && [ -f "$seed/.lwnfs-build" ]; then
+		mkdir -p "$bd"
+		cp -a "$seed/." "$bd/"
+		rm -rf "$bd/.lwnfs-build" "$bd/.lwnfs-config" "$bd/kselftest" "$bd/bench-debugfs"
+		info "$base/$arch-$variant: starts from a copy of the $from build"
+	fi
 fi
 mkdir -p "$bd"
 # shellcheck disable=SC2086 # MAKEFLAGS_EXTRA is a list of make arguments
