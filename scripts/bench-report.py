@@ -25,6 +25,7 @@ TARGETS = [
     ("null", "/dev/null (the write floor)"),
 ]
 NS = (1000, 10000, 100000)
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPS = ("create", "stat", "read", "unlink")
 
 
@@ -266,8 +267,9 @@ def main():
                 f"{head.get('BENCH-LOAD', '?')}.", ""]
         if "BENCH-NOTE" in head:
             sect += [f"Note: {head['BENCH-NOTE']}", ""]
+        read = read_table(data) + [""] + targets(data)
         sect += [
-                "### Read path", ""] + read_table(data) + [""] + targets(data) + [
+                "### Read path", ""] + read + [
                 "", "### Scaling: pread at offset 0", ""] + scale_table(data) + [
                 "", "### Counters users create (max_entries=0)", ""] + entries_table(data) + [
                 "", "### Footprint (tinyconfig, -Os)", ""] + foot_table(data) + [
@@ -279,10 +281,9 @@ def main():
         md += sect + [""]
         if not readme:
             # the README shows the first base of the run: the newest by default
-            top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-            rel = os.path.relpath(os.path.join(outdir, pngs[0]), top)
+            rel = os.path.relpath(os.path.join(outdir, pngs[0]), TOP)
             readme = ([f"The read path on {base}, from the last `make bench`. {sect[2]}", ""]
-                      + read_table(data) + [""] + targets(data) + ["", f"![{pngs[0]}]({rel})", ""])
+                      + read + ["", f"![{pngs[0]}]({rel})", ""])
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write("\n".join(md).rstrip() + "\n")
     update_readme(outdir, readme)
@@ -293,13 +294,12 @@ BEGIN, END = "<!-- make bench: begin -->", "<!-- make bench: end -->"
 
 def update_readme(outdir, lines):
     """put LINES between the README's make bench markers"""
-    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    path = os.path.join(top, "README.md")
+    path = os.path.join(TOP, "README.md")
     with open(path) as f:
         text = f.read()
     if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
         sys.exit(f"bench-report: {path} needs one '{BEGIN}' line and one '{END}' line after it")
-    results = os.path.relpath(os.path.join(outdir, "results.md"), top)
+    results = os.path.relpath(os.path.join(outdir, "results.md"), TOP)
     lines = [BEGIN] + lines + [f"All figures, every base run and the plots: [{results}]({results}).",
                                END]
     head, rest = text.split(BEGIN)

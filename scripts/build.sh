@@ -89,22 +89,20 @@ head=$(git -C "$tree" rev-parse HEAD)
 # tracks each object's CONFIG_ symbols), where a new directory would
 # recompile the whole kernel. The copy keeps none of the seed's records.
 if [ ! -e "$bd/.config" ]; then
-	from=
 	case "$variant" in
-	m | n | kunitm | bisect | bench) from=y ;;
-	benchm) from=bench ;;
+	m | n | kunitm | bisect | bench) seeds=y ;;
+	benchm) seeds="bench y" ;;
+	*) seeds= ;;
 	esac
-	seed=$(build_dir "$base" "$arch-${from:-y}")
-	if [ "$from" = bench ] && [ ! -f "$seed/.lwnfs-build" ]; then
-		from=y
-		seed=$(build_dir "$base" "$arch-y")
-	fi
-	if [ -n "$from" ] && [ -f "$seed/.lwnfs-build" ]; then
+	for from in $seeds; do
+		seed=$(build_dir "$base" "$arch-$from")
+		[ -f "$seed/.lwnfs-build" ] || continue
 		mkdir -p "$bd"
 		cp -a "$seed/." "$bd/"
 		rm -rf "$bd/.lwnfs-build" "$bd/.lwnfs-config" "$bd/kselftest" "$bd/bench-debugfs"
 		info "$base/$arch-$variant: starts from a copy of the $from build"
-	fi
+		break
+	done
 fi
 mkdir -p "$bd"
 # shellcheck disable=SC2086 # MAKEFLAGS_EXTRA is a list of make arguments
