@@ -234,6 +234,9 @@ static void empty_dir(const char *dir)
 	}
 }
 
+/* ENOSPC met by all churners, in memory shared with stress() */
+static long *churn_enospc;
+
 /* v5.10's simple_rename() refuses RENAME_EXCHANGE with EINVAL */
 static int exchange_ok;
 
@@ -309,8 +312,8 @@ static void churner(const char *dir, int id)
 			rc = rmdir(a);
 			/*
 			 * Most often not empty: one time in four, empty it as
-			 * rm -r would (more often, and the area stays too empty
-			 * for the remounter's bound to bite).
+			 * rm -r would (more often, and the area stays nearly
+			 * empty).
 			 */
 			if (rc && errno == ENOTEMPTY && random() % 4 == 0) {
 				empty_dir(a);
@@ -327,35 +330,45 @@ static void churner(const char *dir, int id)
 	for (i = 0; i < 5; i++)
 		if (!done[i])
 			fail("churner %d: no %s succeeded", id, names[i]);
+	__atomic_add_fetch(churn_enospc, enospc, __ATOMIC_RELAXED);
 }
 
 /*
  * Remounts of the churned instance: the uid=/gid= walk over every inode
- * and the max_entries check, racing with the churners' creates. The churn
- * area has room for about 100 entries; a bound of 60 is refused (EINVAL)
- * while more are in use, and while it holds a create may meet ENOSPC.
- * (In the runs so far the area stayed under 60 entries.)
+ * and the max_entries check, racing with the churners' creates. The
+ * remounter reads how many entries are in use from statfs and sets the
+ * bound just above that, so that the churners' next creates meet ENOSPC;
+ * a remount that loses the race to a create is refused with EINVAL. It
+ * then lifts the bound to 120, above all the area can hold.
  */
 static void remounter(const char *dir)
 {
-	static const char *const opts[] = {
-		"uid=1000,gid=1000,max_entries=60", "uid=0,gid=0,max_entries=120",
-	};
-	long n = 0, done[2] = { 0 }, refused = 0;
+	long n = 0, tight = 0, refused = 0;
+	struct statfs st;
+	char opts[64];
 	int rc;
 
 	while (running()) {
-		rc = mount(NULL, dir, NULL, MS_REMOUNT, opts[n % 2]);
-		if (rc && (n % 2 || errno != EINVAL))
-			fail("remount %s -o %s: %s", dir, opts[n % 2], strerror(errno));
+		if (statfs(dir, &st) || !st.f_files)
+			die("statfs %s", dir);
+		snprintf(opts, sizeof(opts), "uid=1000,gid=1000,max_entries=%ld",
+			 (long)(st.f_files - st.f_ffree) + 1);
+		rc = mount(NULL, dir, NULL, MS_REMOUNT, opts);
+		if (rc && errno != EINVAL)
+			fail("remount %s -o %s: %s", dir, opts, strerror(errno));
 		refused += rc != 0;
-		done[n % 2] += !rc;
+		tight += !rc;
+		/* hold the tight bound long enough for a few creates */
+		usleep(20000);
+		if (mount(NULL, dir, NULL, MS_REMOUNT, "uid=0,gid=0,max_entries=120"))
+			fail("remount %s -o max_entries=120: %s", dir, strerror(errno));
 		n++;
 		usleep(1000);
 	}
-	printf("soak: remounter: %ld remounts, %ld refused (EINVAL, too many entries)\n", n, refused);
-	if (!done[0] || !done[1])
-		fail("remounter: max_entries=60 held %ld times, 120 %ld times", done[0], done[1]);
+	printf("soak: remounter: %ld rounds: a tight bound held %ld times, refused %ld times (EINVAL, a create won)\n",
+	       n, tight, refused);
+	if (!tight)
+		fail("remounter: no tight bound ever held");
 }
 
 /*
@@ -428,6 +441,10 @@ static int stress(int seconds, const char *dir)
 	if (mkdir(area, 0755))
 		die("mkdir %s", area);
 	exchange_ok = probe_exchange(area);
+	churn_enospc = mmap(NULL, sizeof(*churn_enospc), PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (churn_enospc == MAP_FAILED)
+		die("mmap");
 	deadline = time(NULL) + seconds;
 	for (i = 0; i < 8; i++) {
 		pid = fork();
@@ -453,8 +470,12 @@ static int stress(int seconds, const char *dir)
 	}
 	if (umount(dir))
 		die("umount %s", dir);
-	printf("soak: stress: %d seconds, %d of 8 workers failed\n", seconds, bad);
-	return bad ? 1 : 0;
+	printf("soak: stress: %d seconds, %d of 8 workers failed; the churners met ENOSPC %ld times\n",
+	       seconds, bad, *churn_enospc);
+	/* the remounter's tight bounds must have bitten */
+	if (!*churn_enospc)
+		fail("stress: no create or mkdir met ENOSPC");
+	return bad || failures ? 1 : 0;
 }
 
 /* ---- race ---------------------------------------------------------- */
