@@ -30,6 +30,8 @@
  * A later offset shows the text of @value again. The value is kept rather
  * than its text because it is written and read in one atomic access, so
  * the readers of one open file share it without a lock of lwnfs's own.
+ * A read at offset 0 replaces it for all of them: a reader that shares
+ * its open file may read the rest of another's value.
  */
 struct lwnfs_snapshot {
 	atomic64_t value;

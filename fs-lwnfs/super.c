@@ -321,10 +321,12 @@ static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts
  * entry still being made, which keeps the owner its creator gives it: such
  * an inode is on the list from new_inode() on, and gets its dentry under
  * its i_lock once the owner is set, so one seen with no dentry is passed
- * by, and igrab() takes that i_lock before the owner is read. The inode
- * list lock only finds the inodes: it is dropped while each is changed,
- * and the reference held on the current one keeps it on the list for the
- * walk to go on from (as drop_pagecache_sb() does).
+ * by. One seen with a dentry has its creator's owner set already, and
+ * igrab() takes that i_lock before the walk writes the owner, so the
+ * walk's write comes after the creator's. The inode list lock only finds
+ * the inodes: it is dropped while each is changed, and the reference held
+ * on the current one keeps it on the list for the walk to go on from (as
+ * drop_pagecache_sb() does).
  */
 static void lwnfs_chown_all(struct super_block *sb,
 			    const struct lwnfs_mount_opts *opts, unsigned int seen)
