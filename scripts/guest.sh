@@ -176,8 +176,8 @@ fi
 
 # Verdict for test and soak mode. With CONFIG_LWNFS_KUNIT_TEST=y the KUnit
 # suite ran at boot, in soak mode at insmod; the kernel's own kunit.py
-# parses its KTAP, and it must have run at least the number of tests
-# bases.conf gives for the base.
+# parses its KTAP, and it must have run exactly the number of tests
+# bases.conf gives for the base: a lost case fails too.
 kunit_fail=0 kunit_summary=
 if grep -q '^CONFIG_LWNFS_KUNIT_TEST=y' "$bd/.config" || [ "$mode" = soak ]; then
 	tree=$(tree_dir "$base")
@@ -189,9 +189,9 @@ if grep -q '^CONFIG_LWNFS_KUNIT_TEST=y' "$bd/.config" || [ "$mode" = soak ]; the
 		python3 "$tree/tools/testing/kunit/kunit.py" parse 2>&1) || kunit_fail=1
 	ran=$(kunit_ran <<<"$parsed")
 	kunit_summary=$(sed 's/\x1b\[[0-9;]*m//g; s/^\[[0-9:]*\] //' <<<"$parsed" | grep -E 'Ran [0-9]+ tests|tests run' | tail -n 1 || true)
-	if [ -z "$ran" ] || [ "$ran" -lt "$expected" ]; then
+	if [ -z "$ran" ] || [ "$ran" -ne "$expected" ]; then
 		kunit_fail=1
-		kunit_summary="KUnit ran ${ran:-no} tests, expected at least $expected"
+		kunit_summary="KUnit ran ${ran:-no} tests, expected $expected (bases.conf)"
 	fi
 fi
 

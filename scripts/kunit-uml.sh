@@ -31,7 +31,7 @@ rc=0
 sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E 'Testing complete|FAILED|CRASHED' | sed 's/^\[[0-9:]*\] //' || true
 ran=$(kunit_ran <"$log")
 [ "$rc" -eq 0 ] || die "$base: kunit.py run failed (log: $log)"
-if [ -z "$ran" ] || [ "$ran" -lt "$expected" ]; then
-	die "$base: KUnit on UML ran ${ran:-no} tests, expected at least $expected (log: $log)"
+if [ -z "$ran" ] || [ "$ran" -ne "$expected" ]; then
+	die "$base: KUnit on UML ran ${ran:-no} tests, expected $expected (bases.conf; log: $log)"
 fi
 info "$base: KUnit on UML: $ran tests passed"

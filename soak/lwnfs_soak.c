@@ -29,6 +29,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -234,8 +235,31 @@ static void empty_dir(const char *dir)
 	}
 }
 
-/* ENOSPC met by all churners, in memory shared with stress() */
-static long *churn_enospc;
+/*
+ * Shared by the stress workers: the ENOSPC that all churners met, and the
+ * remounter's bound generation, odd from just before a tight bound until
+ * the loose one is back. Under the loose bound of 120 (or the mount's
+ * 1024) the churn area cannot fill: a create that meets ENOSPC while the
+ * generation stays even fails.
+ */
+struct churn_shared {
+	long enospc;
+	unsigned long gen;
+};
+
+static struct churn_shared *shared;
+
+static unsigned long bound_gen(void)
+{
+	return __atomic_load_n(&shared->gen, __ATOMIC_ACQUIRE);
+}
+
+/* An ENOSPC seen by a call that began at generation @gen */
+static void churn_enospc(int id, const char *what, unsigned long gen)
+{
+	if (gen == bound_gen() && !(gen & 1))
+		fail("churner %d: %s: ENOSPC under the loose bound", id, what);
+}
 
 /* v5.10's simple_rename() refuses RENAME_EXCHANGE with EINVAL */
 static int exchange_ok;
@@ -249,7 +273,7 @@ static void churner(const char *dir, int id)
 {
 	static const int create_ok[] = { EEXIST, ENOENT, ENOSPC, 0 };
 	static const int remove_ok[] = { ENOENT, 0 };
-	static const int rename_ok[] = { ENOENT, EEXIST, ENOSPC, 0 };
+	static const int rename_ok[] = { ENOENT, EEXIST, 0 };
 	static const int mkdir_ok[] = { EEXIST, ENOSPC, 0 };
 	static const int rmdir_ok[] = { ENOENT, ENOTEMPTY, 0 };
 	static const char *const names[] = { "create", "unlink", "rename", "mkdir", "rmdir" };
@@ -261,6 +285,7 @@ static void churner(const char *dir, int id)
 	srandom(getpid());
 	while (running()) {
 		int op = random() % 8;
+		unsigned long gen = bound_gen();
 
 		churn_file(a, sizeof(a), area);
 		churn_file(b, sizeof(b), area);
@@ -270,7 +295,10 @@ static void churner(const char *dir, int id)
 		case 1:
 			fd = open(a, O_CREAT | O_EXCL | O_RDWR, 0600);
 			if (fd < 0) {
-				enospc += errno == ENOSPC;
+				if (errno == ENOSPC) {
+					enospc++;
+					churn_enospc(id, a, gen);
+				}
 				if (!errno_in(errno, create_ok))
 					fail("churner %d: create %s: %s", id, a, strerror(errno));
 				break;
@@ -302,7 +330,10 @@ static void churner(const char *dir, int id)
 		case 6:
 			snprintf(a, sizeof(a), "%s/d%ld", area, random() % CHURN_DIRS);
 			rc = mkdir(a, 0700);
-			enospc += rc && errno == ENOSPC;
+			if (rc && errno == ENOSPC) {
+				enospc++;
+				churn_enospc(id, a, gen);
+			}
 			if (rc && !errno_in(errno, mkdir_ok))
 				fail("churner %d: mkdir %s: %s", id, a, strerror(errno));
 			done[3] += !rc;
@@ -330,20 +361,20 @@ static void churner(const char *dir, int id)
 	for (i = 0; i < 5; i++)
 		if (!done[i])
 			fail("churner %d: no %s succeeded", id, names[i]);
-	__atomic_add_fetch(churn_enospc, enospc, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&shared->enospc, enospc, __ATOMIC_RELAXED);
 }
 
 /*
  * Remounts of the churned instance: the uid=/gid= walk over every inode
  * and the max_entries check, racing with the churners' creates. The
  * remounter reads how many entries are in use from statfs and sets the
- * bound just above that, so that the churners' next creates meet ENOSPC;
- * a remount that loses the race to a create is refused with EINVAL. It
- * then lifts the bound to 120, above all the area can hold.
+ * bound one above that, so that the churners' next creates meet ENOSPC; a
+ * remount after which the churners made two or more is refused with
+ * EINVAL. It then lifts the bound to 120, above the area's 104 at most.
  */
 static void remounter(const char *dir)
 {
-	long n = 0, tight = 0, refused = 0;
+	long n = 0, tight = 0, refused = 0, bound;
 	struct statfs st;
 	char opts[64];
 	int rc;
@@ -351,21 +382,27 @@ static void remounter(const char *dir)
 	while (running()) {
 		if (statfs(dir, &st) || !st.f_files)
 			die("statfs %s", dir);
-		snprintf(opts, sizeof(opts), "uid=1000,gid=1000,max_entries=%ld",
-			 (long)(st.f_files - st.f_ffree) + 1);
+		bound = (long)(st.f_files - st.f_ffree) + 1;
+		snprintf(opts, sizeof(opts), "uid=1000,gid=1000,max_entries=%ld", bound);
+		__atomic_add_fetch(&shared->gen, 1, __ATOMIC_RELEASE);
 		rc = mount(NULL, dir, NULL, MS_REMOUNT, opts);
 		if (rc && errno != EINVAL)
 			fail("remount %s -o %s: %s", dir, opts, strerror(errno));
 		refused += rc != 0;
 		tight += !rc;
+		if (!rc && (statfs(dir, &st) || (long)st.f_files != bound ||
+			    st.f_ffree > st.f_files))
+			fail("remounter: statfs after max_entries=%ld: %ld files, %ld free",
+			     bound, (long)st.f_files, (long)st.f_ffree);
 		/* hold the tight bound long enough for a few creates */
 		usleep(20000);
 		if (mount(NULL, dir, NULL, MS_REMOUNT, "uid=0,gid=0,max_entries=120"))
 			fail("remount %s -o max_entries=120: %s", dir, strerror(errno));
+		__atomic_add_fetch(&shared->gen, 1, __ATOMIC_RELEASE);
 		n++;
 		usleep(1000);
 	}
-	printf("soak: remounter: %ld rounds: a tight bound held %ld times, refused %ld times (EINVAL, a create won)\n",
+	printf("soak: remounter: %ld rounds: a tight bound held %ld times, refused %ld times (EINVAL)\n",
 	       n, tight, refused);
 	if (!tight)
 		fail("remounter: no tight bound ever held");
@@ -430,6 +467,37 @@ static int probe_exchange(const char *area)
 	return !rc;
 }
 
+static long tree_entries;
+
+static int count_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)path;
+	(void)sb;
+	(void)type;
+	tree_entries += ftw->level > 0;
+	return 0;
+}
+
+/*
+ * Once every worker has exited (and closed its files), the entries that
+ * statfs counts must be the names in the tree, the root left out.
+ */
+static void check_entries(const char *dir)
+{
+	struct statfs st;
+
+	tree_entries = 0;
+	if (nftw(dir, count_entry, 16, FTW_PHYS | FTW_MOUNT))
+		die("nftw %s", dir);
+	if (statfs(dir, &st))
+		die("statfs %s", dir);
+	printf("soak: stress: %ld entries in the tree, statfs counts %ld\n",
+	       tree_entries, (long)(st.f_files - st.f_ffree));
+	if ((long)(st.f_files - st.f_ffree) != tree_entries)
+		fail("stress: statfs counts %ld entries, the tree has %ld",
+		     (long)(st.f_files - st.f_ffree), tree_entries);
+}
+
 static int stress(int seconds, const char *dir)
 {
 	char area[256];
@@ -441,9 +509,9 @@ static int stress(int seconds, const char *dir)
 	if (mkdir(area, 0755))
 		die("mkdir %s", area);
 	exchange_ok = probe_exchange(area);
-	churn_enospc = mmap(NULL, sizeof(*churn_enospc), PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (churn_enospc == MAP_FAILED)
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
 		die("mmap");
 	deadline = time(NULL) + seconds;
 	for (i = 0; i < 8; i++) {
@@ -468,12 +536,13 @@ static int stress(int seconds, const char *dir)
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			bad++;
 	}
+	check_entries(dir);
 	if (umount(dir))
 		die("umount %s", dir);
 	printf("soak: stress: %d seconds, %d of 8 workers failed; the churners met ENOSPC %ld times\n",
-	       seconds, bad, *churn_enospc);
+	       seconds, bad, shared->enospc);
 	/* the remounter's tight bounds must have bitten */
-	if (!*churn_enospc)
+	if (!shared->enospc)
 		fail("stress: no create or mkdir met ENOSPC");
 	return bad || failures ? 1 : 0;
 }
