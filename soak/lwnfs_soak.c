@@ -418,9 +418,8 @@ static void mounter(const char *dir)
 	long n = 0;
 	int cfd, nfd;
 
+	/* stress() made the mount point before the remounter's tight bounds */
 	snprintf(mnt, sizeof(mnt), "%s/churn/m", dir);
-	if (mkdir(mnt, 0700))
-		die("mkdir %s", mnt);
 	while (running()) {
 		mount_lwnfs(mnt, "max_entries=8");
 		snprintf(path, sizeof(path), "%s/counter", mnt);
@@ -500,7 +499,7 @@ static void check_entries(const char *dir)
 
 static int stress(int seconds, const char *dir)
 {
-	char area[256];
+	char area[256], path[300];
 	int nproc = 0, status, bad = 0, i;
 	pid_t pid;
 
@@ -509,6 +508,10 @@ static int stress(int seconds, const char *dir)
 	if (mkdir(area, 0755))
 		die("mkdir %s", area);
 	exchange_ok = probe_exchange(area);
+	/* the mounter's mount point */
+	snprintf(path, sizeof(path), "%s/m", area);
+	if (mkdir(path, 0700))
+		die("mkdir %s", path);
 	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED)
