@@ -254,11 +254,20 @@ static unsigned long bound_gen(void)
 	return __atomic_load_n(&shared->gen, __ATOMIC_ACQUIRE);
 }
 
-/* An ENOSPC seen by a call that began at generation @gen */
-static void churn_enospc(int id, const char *what, unsigned long gen)
+/* Count an ENOSPC seen by a call that began at generation @gen. */
+static void churn_enospc(int id, const char *what, unsigned long gen, long *count)
 {
+	(*count)++;
 	if (gen == bound_gen() && !(gen & 1))
 		fail("churner %d: %s: ENOSPC under the loose bound", id, what);
+}
+
+/* The entries in use at DIR, as statfs counts them; 0 when unbounded. */
+static long entries_in_use(const char *dir, struct statfs *st)
+{
+	if (statfs(dir, st))
+		die("statfs %s", dir);
+	return (long)(st->f_files - st->f_ffree);
 }
 
 /* v5.10's simple_rename() refuses RENAME_EXCHANGE with EINVAL */
@@ -295,10 +304,8 @@ static void churner(const char *dir, int id)
 		case 1:
 			fd = open(a, O_CREAT | O_EXCL | O_RDWR, 0600);
 			if (fd < 0) {
-				if (errno == ENOSPC) {
-					enospc++;
-					churn_enospc(id, a, gen);
-				}
+				if (errno == ENOSPC)
+					churn_enospc(id, a, gen, &enospc);
 				if (!errno_in(errno, create_ok))
 					fail("churner %d: create %s: %s", id, a, strerror(errno));
 				break;
@@ -330,10 +337,8 @@ static void churner(const char *dir, int id)
 		case 6:
 			snprintf(a, sizeof(a), "%s/d%ld", area, random() % CHURN_DIRS);
 			rc = mkdir(a, 0700);
-			if (rc && errno == ENOSPC) {
-				enospc++;
-				churn_enospc(id, a, gen);
-			}
+			if (rc && errno == ENOSPC)
+				churn_enospc(id, a, gen, &enospc);
 			if (rc && !errno_in(errno, mkdir_ok))
 				fail("churner %d: mkdir %s: %s", id, a, strerror(errno));
 			done[3] += !rc;
@@ -380,9 +385,9 @@ static void remounter(const char *dir)
 	int rc;
 
 	while (running()) {
-		if (statfs(dir, &st) || !st.f_files)
-			die("statfs %s", dir);
-		bound = (long)(st.f_files - st.f_ffree) + 1;
+		bound = entries_in_use(dir, &st) + 1;
+		if (!st.f_files)
+			die("statfs %s: no max_entries", dir);
 		snprintf(opts, sizeof(opts), "uid=1000,gid=1000,max_entries=%ld", bound);
 		__atomic_add_fetch(&shared->gen, 1, __ATOMIC_RELEASE);
 		rc = mount(NULL, dir, NULL, MS_REMOUNT, opts);
@@ -484,17 +489,17 @@ static int count_entry(const char *path, const struct stat *sb, int type, struct
 static void check_entries(const char *dir)
 {
 	struct statfs st;
+	long counted;
 
 	tree_entries = 0;
 	if (nftw(dir, count_entry, 16, FTW_PHYS | FTW_MOUNT))
 		die("nftw %s", dir);
-	if (statfs(dir, &st))
-		die("statfs %s", dir);
+	counted = entries_in_use(dir, &st);
 	printf("soak: stress: %ld entries in the tree, statfs counts %ld\n",
-	       tree_entries, (long)(st.f_files - st.f_ffree));
-	if ((long)(st.f_files - st.f_ffree) != tree_entries)
+	       tree_entries, counted);
+	if (counted != tree_entries)
 		fail("stress: statfs counts %ld entries, the tree has %ld",
-		     (long)(st.f_files - st.f_ffree), tree_entries);
+		     counted, tree_entries);
 }
 
 static int stress(int seconds, const char *dir)
