@@ -89,6 +89,15 @@ phase() {
 	t0=$(date +%s)
 	"$@"
 	tap $? "$name ($(($(date +%s) - t0)) s)"
+	kcsan_races
+}
+
+# KCSAN counts a race whose value did not change (a read watched while a
+# write stored the same value) in data_races but never prints a report
+# for it. Printing the count after each phase tells which phase made them.
+kcsan_races() {
+	k=/sys/kernel/debug/kcsan
+	[ ! -e $k ] || echo "# kcsan: $(grep '^data_races:' $k) after $name"
 }
 
 # kmemleak: two scans (an object is reported once it has stayed
@@ -127,6 +136,8 @@ race() {
 run_soak() {
 	echo "LWNFS-GUEST-START"
 	mount -t debugfs debugfs /sys/kernel/debug
+	name=boot
+	kcsan_races
 	insmod /lib/lwnfs.ko
 	tap $? "module: insmod lwnfs.ko"
 	phase "KUnit: insmod lwnfs_kunit.ko runs the suite" insmod /lib/lwnfs_kunit.ko
