@@ -1742,21 +1742,21 @@ TEST_F(lwnfs, max_entries_remount)
 	EXPECT_FALSE(set(strstr(mount_options(self->dir), "max_entries=")));
 }
 
-#define RACE_CREATES 3000
 #define RACE_REMOUNTS 1000
+#define RACE_SECONDS 120
 
 /*
- * Each of two creators holds up to 4 names besides the layout's 3, which
- * is more than the bound of 6 or 8: each create works or is ENOSPC. Exits
- * 10 if ENOSPC came, 0 if not, else on an error.
+ * Until *stop, each of two creators holds up to 4 names besides the
+ * layout's 3, which is more than the bound of 6 or 8: each create works or
+ * is ENOSPC. Exits 10 if ENOSPC came, 0 if not, else on an error.
  */
-static int race_create(const char *dir, char p)
+static int race_create(const char *dir, char p, int *stop)
 {
 	bool held[4] = { false }, full = false;
 	char name[PATH_MAX];
 	int i, ret;
 
-	for (i = 0; i < RACE_CREATES; i++) {
+	for (i = 0; !__atomic_load_n(stop, __ATOMIC_RELAXED); i++) {
 		snprintf(name, sizeof(name), "%s/%c%d", dir, p, i % 4);
 		if (held[i % 4]) {
 			if (unlink(name))
@@ -1780,34 +1780,41 @@ static int race_create(const char *dir, char p)
 
 /*
  * Move the bound between 6 and 8. A raise always works; a cut to 6 works
- * or is EINVAL, while the creators hold more. Exits 10 if a cut worked at
- * least once, 0 if none did, else on an error.
+ * or is EINVAL, while the creators hold more. Which one a cut meets
+ * depends on where the scheduler left the creators, so this goes on past
+ * RACE_REMOUNTS rounds until it has met both, for up to RACE_SECONDS.
+ * Exits 10 if a cut worked and a cut was refused, 0 if not both, else on
+ * an error.
  */
 static int race_remount(const char *dir)
 {
-	bool cut = false;
+	time_t end = time(NULL) + RACE_SECONDS;
+	bool cut = false, refused = false;
 	int i;
 
-	for (i = 0; i < RACE_REMOUNTS; i++) {
+	for (i = 0; i < RACE_REMOUNTS || !(cut && refused); i++) {
 		if (i & 1) {
 			if (mount(NULL, dir, NULL, MS_REMOUNT, "max_entries=8"))
 				return 1;
+			if (time(NULL) > end)
+				break;
 		} else if (mount(NULL, dir, NULL, MS_REMOUNT, "max_entries=6")) {
 			if (errno != EINVAL)
 				return 2;
+			refused = true;
 		} else {
 			cut = true;
 		}
 	}
-	return cut ? 10 : 0;
+	return cut && refused ? 10 : 0;
 }
 
 /*
- * Creators at the bound race remounts that move it: the bound is checked
- * against the same count by both, so statfs never shows more entries in
- * use than the bound allows (f_ffree, max_entries less the entries, would
- * wrap around to a huge number), and the links of the root end as they
- * began.
+ * Creators at the bound race remounts that move it, until the remounter is
+ * done: the bound is checked against the same count by both, so statfs
+ * never shows more entries in use than the bound allows (f_ffree,
+ * max_entries less the entries, would wrap around to a huge number), and
+ * the links of the root end as they began.
  */
 TEST_F_TIMEOUT(lwnfs, max_entries_race, LOAD_TIMEOUT)
 {
@@ -1815,13 +1822,23 @@ TEST_F_TIMEOUT(lwnfs, max_entries_race, LOAD_TIMEOUT)
 	int i, status, running = 3, bad = 0, samples = 0, full = 0, cut = 0;
 	struct statfs st;
 	pid_t pid[3];
+	int *stop;
 
 	ASSERT_TRUE(set(dir));
+	stop = mmap(NULL, sizeof(*stop), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(stop != MAP_FAILED);
+	*stop = 0;
 	for (i = 0; i < 3; i++) {
 		pid[i] = fork();
 		ASSERT_GE(pid[i], 0);
-		if (pid[i] == 0)
-			_exit(i < 2 ? race_create(dir, 'a' + i) : race_remount(dir));
+		if (pid[i] == 0 && i < 2)
+			_exit(race_create(dir, 'a' + i, stop));
+		if (pid[i] == 0) {
+			status = race_remount(dir);
+			__atomic_store_n(stop, 1, __ATOMIC_RELAXED);
+			_exit(status);
+		}
 	}
 	while (running) {
 		ASSERT_EQ(0, statfs(dir, &st));
@@ -1840,13 +1857,14 @@ TEST_F_TIMEOUT(lwnfs, max_entries_race, LOAD_TIMEOUT)
 		}
 	}
 	TH_LOG("%d statfs samples", samples);
-	/* the creators did reach the bound, and the bound did move */
+	/* the creators did reach the bound, and it moved and held */
 	EXPECT_LT(0, full);
 	EXPECT_EQ(1, cut);
 	EXPECT_EQ(0, bad);
 	EXPECT_EQ(3, links(dir));
 	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "max_entries=3"));
 	EXPECT_STREQ("3/0", entries(dir));
+	munmap(stop, sizeof(*stop));
 	lwnfs_umount(dir);
 }
 
