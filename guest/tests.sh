@@ -70,7 +70,10 @@ run_tests() {
 # and all of it must then stop (lwnfs_soak fuzz).
 run_trinity() {
 	echo "# trinity for $1 s"
-	mount -t lwnfs -o uid=1000,gid=1000 lwnfs /lwnfs
+	mount -t lwnfs -o uid=1000,gid=1000 lwnfs /lwnfs &&
+		echo 0 >/lwnfs/counter && echo 0 >/lwnfs/subdir/subcounter
+	tap $? "trinity: its instance mounted, both counters set to 0"
+	before=$(ls -lAR --full-time /lwnfs)
 	mkdir -p /tmp/trinity
 	chown 1000:1000 /tmp/trinity
 	(cd /tmp/trinity && lwnfs_soak fuzz "$1" 1000 1000 \
@@ -78,6 +81,13 @@ run_trinity() {
 	r=$?
 	grep -E '^soak: |[Ss]yscalls|taint|[Ee]rror' /tmp/trinity.log | tail -n 8 | sed 's/^/# trinity: /'
 	tap $r "trinity: ran for the full $1 s and stopped"
+	# A trinity that never got past its own start would pass the above:
+	# its reads move the counters, its writes and creates the listing.
+	after=$(ls -lAR --full-time /lwnfs)
+	moved=$(cat /lwnfs/counter /lwnfs/subdir/subcounter 2>/dev/null | tr -d '0\n')
+	echo "# trinity: counters now $(cat /lwnfs/counter /lwnfs/subdir/subcounter 2>/dev/null | tr '\n' ' ')"
+	[ -n "$moved" ] || [ "$before" != "$after" ]
+	tap $? "trinity: it reached lwnfs"
 	umount /lwnfs
 	tap $? "trinity: its instance unmounts"
 }

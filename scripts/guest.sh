@@ -273,7 +273,7 @@ if [ "$mode" = soak ]; then
 	# the phases that must have run, so that none passes by being skipped
 	want_ok=("soak: stress" "soak: race on one counter")
 	grep -q '^CONFIG_FAULT_INJECTION=y' "$bd/.config" && want_ok+=("soak: fault injection")
-	[ "$trinity" -eq 0 ] || want_ok+=("trinity: ran for the full $trinity s and stopped")
+	[ "$trinity" -eq 0 ] || want_ok+=("trinity: ran for the full $trinity s and stopped" "trinity: it reached lwnfs")
 	for w in "${want_ok[@]}"; do
 		grep -qE "^ok [0-9]+ $w" "$log" || { echo "the guest did not pass '$w'"; soak_fail=1; }
 	done

@@ -370,12 +370,45 @@ static void churner(const char *dir, int id)
 }
 
 /*
+ * The owner the last remount's uid=/gid= gave every inode, checked on the
+ * names no worker removes (not churn/m, where the mounter's instances sit).
+ */
+static void expect_owner(const char *dir, unsigned int id, const char *when)
+{
+	static const char *const names[] = { "", "/counter", "/subdir", "/subdir/subcounter", "/churn" };
+	char path[4096];
+	struct stat st;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", dir, names[i]);
+		if (stat(path, &st))
+			die("stat %s", path);
+		if (st.st_uid != id || st.st_gid != id)
+			fail("remounter: %s: %s is owned by %u:%u, not %u:%u", when, path,
+			     st.st_uid, st.st_gid, id, id);
+	}
+}
+
+/* After a tight bound held: statfs still shows it, and no more in use. */
+static void expect_bound(const char *dir, long bound, const char *when)
+{
+	struct statfs st;
+
+	entries_in_use(dir, &st);
+	if ((long)st.f_files != bound || st.f_ffree > st.f_files)
+		fail("remounter: statfs %s max_entries=%ld: %ld files, %ld free", when,
+		     bound, (long)st.f_files, (long)st.f_ffree);
+}
+
+/*
  * Remounts of the churned instance: the uid=/gid= walk over every inode
  * and the max_entries check, racing with the churners' creates. The
  * remounter reads how many entries are in use from statfs and sets the
- * bound one above that, so that the churners' next creates meet ENOSPC; a
- * remount after which the churners made two or more is refused with
- * EINVAL. It then lifts the bound to 120, above the area's 104 at most.
+ * bound one above that, so that the churners' next creates meet ENOSPC.
+ * The remount is refused with EINVAL when the churners made two or more
+ * entries between that reading and the remount. The remounter then lifts
+ * the bound to 120, above the area's 104 at most.
  */
 static void remounter(const char *dir)
 {
@@ -395,15 +428,18 @@ static void remounter(const char *dir)
 			fail("remount %s -o %s: %s", dir, opts, strerror(errno));
 		refused += rc != 0;
 		tight += !rc;
-		if (!rc && (statfs(dir, &st) || (long)st.f_files != bound ||
-			    st.f_ffree > st.f_files))
-			fail("remounter: statfs after max_entries=%ld: %ld files, %ld free",
-			     bound, (long)st.f_files, (long)st.f_ffree);
+		if (!rc)
+			expect_bound(dir, bound, "after");
+		/* a refused remount changed nothing, the owner included */
+		expect_owner(dir, rc ? 0 : 1000, rc ? "after a refused remount" : "after a remount");
 		/* hold the tight bound long enough for a few creates */
 		usleep(20000);
+		if (!rc)
+			expect_bound(dir, bound, "20 ms after");
 		if (mount(NULL, dir, NULL, MS_REMOUNT, "uid=0,gid=0,max_entries=120"))
 			fail("remount %s -o max_entries=120: %s", dir, strerror(errno));
 		__atomic_add_fetch(&shared->gen, 1, __ATOMIC_RELEASE);
+		expect_owner(dir, 0, "after the remount back");
 		n++;
 		usleep(1000);
 	}
@@ -1026,18 +1062,47 @@ static void make_it_fail(int on)
 		die("write /proc/self/make-it-fail");
 }
 
+static long rnd_failed, rnd_enomem, rnd_state;
+
+/*
+ * One call of the random phase, whose result is rc: a failure may be
+ * ENOMEM, or the errno @state (0: none) that the names an earlier failure
+ * left or took away make right for this call.
+ */
+static void random_result(int r, const char *call, int rc, int state)
+{
+	if (!rc)
+		return;
+	rnd_failed++;
+	if (errno == ENOMEM)
+		rnd_enomem++;
+	else if (state && errno == state)
+		rnd_state++;
+	else
+		fail("random faults: round %d: %s: %s", r, call, strerror(errno));
+}
+
+/* The entries the swept instance has in use are its layout's 3 again. */
+static void expect_layout_entries(const char *when)
+{
+	struct statfs st = sweep_statfs();
+
+	if (st.f_files - st.f_ffree != 3)
+		fail("%s: %llu entries in use, not the layout's 3", when,
+		     (unsigned long long)(st.f_files - st.f_ffree));
+}
+
 /*
  * Random failures: each allocation of this process fails with a
- * probability of 1 in 10 while it runs every operation many times; each
- * call must succeed or fail as the operation allows. The instance must
- * then work as before.
+ * probability of 1 in 10 while it runs every operation many times. Each
+ * call must succeed, or fail with ENOMEM or with what an earlier failed
+ * call makes right (ENOENT for a name it did not make, EEXIST for one it
+ * did not remove). The instance must then work as before.
  */
-static int random_faults(int rounds)
+static long random_faults(int rounds)
 {
-	static const int ok[] = { ENOMEM, ENOENT, EEXIST, ENOTEMPTY, 0 };
-	long failed = 0, enomem = 0;
 	unsigned int i;
-	int r, rc, fd;
+	int r, rc, err, fd;
 
 	for (i = 0; i < 2; i++) {
 		knob(attrs[i], "task-filter", "Y");
@@ -1050,37 +1115,35 @@ static int random_faults(int rounds)
 		switch (r % 6) {
 		case 0:
 			fd = open(fpath("r"), O_CREAT | O_RDWR, 0600);
-			rc = fd < 0 ? -1 : 0;
+			random_result(r, "open(O_CREAT) r", fd < 0 ? -1 : 0, 0);
 			if (fd >= 0) {
-				rc = write_value(fd, r);
+				random_result(r, "write r", write_value(fd, r), 0);
 				close(fd);
 			}
 			break;
 		case 1:
-			rc = value_at(fpath("r")) < 0 ? -1 : 0;
+			random_result(r, "read r", value_at(fpath("r")) < 0 ? -1 : 0, ENOENT);
 			break;
 		case 2:
-			rc = rename(fpath("r"), fpath("s"));
+			random_result(r, "rename r s", rename(fpath("r"), fpath("s")), ENOENT);
 			break;
 		case 3:
-			rc = unlink(fpath("s"));
+			random_result(r, "unlink s", unlink(fpath("s")), ENOENT);
 			break;
 		case 4:
 			rc = mkdir(fpath("d"), 0700);
-			if (!rc)
-				rc = rmdir(fpath("d"));
+			err = errno;
+			random_result(r, "mkdir d", rc, EEXIST);
+			/* a d left by a failed rmdir is removed now */
+			if (!rc || err == EEXIST)
+				random_result(r, "rmdir d", rmdir(fpath("d")), 0);
 			break;
 		default:
 			rc = run_mount();
+			random_result(r, "mount", rc, 0);
 			if (!rc)
-				rc = umount(fmnt);
+				random_result(r, "umount", umount(fmnt), 0);
 			break;
-		}
-		if (rc) {
-			failed++;
-			enomem += errno == ENOMEM;
-			if (!errno_in(errno, ok))
-				fail("random faults: round %d: %s", r, strerror(errno));
 		}
 	}
 	make_it_fail(0);
@@ -1092,29 +1155,49 @@ static int random_faults(int rounds)
 	while (mounted_at(fmnt))
 		if (umount(fmnt))
 			die("umount %s", fmnt);
-	printf("soak: faults: random: %d rounds, %ld calls failed (%ld ENOMEM)\n",
-	       rounds, failed, enomem);
-	return enomem;
+	printf("soak: faults: random: %d rounds, %ld calls failed: %ld ENOMEM, %ld ENOENT or EEXIST\n",
+	       rounds, rnd_failed, rnd_enomem, rnd_state);
+	expect_layout_entries("random faults");
+	return rnd_enomem;
 }
 
-/* nr_inodes and nr_dentry: counted at allocation, so KASAN's quarantine
- * of freed objects does not hide a leak. */
+static long proc_first(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	long v;
+
+	if (!f || fscanf(f, "%ld", &v) != 1)
+		die("read %s", file);
+	fclose(f);
+	return v;
+}
+
+/*
+ * nr_inodes and nr_dentry: counted at allocation, so KASAN's quarantine
+ * of freed objects does not hide a leak. Objects the phases before this
+ * one left to be freed later (RCU, lazily unmounted instances) go on
+ * leaving, so the caches are dropped until two readings 100 ms apart agree
+ * (at most 20 times).
+ */
 static void vfs_counts(long *inodes, long *dentries)
 {
-	FILE *f;
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	long i0 = -1, d0 = -1;
+	int n, fd;
 
-	if (fd < 0 || write(fd, "2", 1) != 1)
-		die("write /proc/sys/vm/drop_caches");
-	close(fd);
-	f = fopen("/proc/sys/fs/inode-nr", "r");
-	if (!f || fscanf(f, "%ld", inodes) != 1)
-		die("read /proc/sys/fs/inode-nr");
-	fclose(f);
-	f = fopen("/proc/sys/fs/dentry-state", "r");
-	if (!f || fscanf(f, "%ld", dentries) != 1)
-		die("read /proc/sys/fs/dentry-state");
-	fclose(f);
+	for (n = 0; n < 20; n++) {
+		fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+		if (fd < 0 || write(fd, "2", 1) != 1)
+			die("write /proc/sys/vm/drop_caches");
+		close(fd);
+		*inodes = proc_first("/proc/sys/fs/inode-nr");
+		*dentries = proc_first("/proc/sys/fs/dentry-state");
+		if (*inodes == i0 && *dentries == d0)
+			return;
+		i0 = *inodes;
+		d0 = *dentries;
+		usleep(100000);
+	}
+	printf("soak: faults: the inode and dentry counts did not settle\n");
 }
 
 static int faults(const char *dir)
@@ -1159,6 +1242,7 @@ static int faults(const char *dir)
 		fail("the instance misbehaves after the faults");
 	if (unlink(fpath("after")))
 		die("unlink %s", fpath("after"));
+	expect_layout_entries("after the faults");
 	if (umount(fdir))
 		die("umount %s", fdir);
 	vfs_counts(&inodes, &dentries);
