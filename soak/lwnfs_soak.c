@@ -371,11 +371,14 @@ static void churner(const char *dir, int id)
 
 /*
  * The owner the last remount's uid=/gid= gave every inode, checked on the
- * names no worker removes (not churn/m, where the mounter's instances sit).
+ * names no worker removes or links under: not churn, whose link count the
+ * churners' mkdirs change as stat reads it (a race KCSAN would report),
+ * nor churn/m, where the mounter's instances sit. check_owners() checks
+ * every name once the workers are done.
  */
 static void expect_owner(const char *dir, unsigned int id, const char *when)
 {
-	static const char *const names[] = { "", "/counter", "/subdir", "/subdir/subcounter", "/churn" };
+	static const char *const names[] = { "", "/counter", "/subdir", "/subdir/subcounter" };
 	char path[4096];
 	struct stat st;
 	unsigned int i;
@@ -518,6 +521,32 @@ static int count_entry(const char *path, const struct stat *sb, int type, struct
 	return 0;
 }
 
+static long wrong_owner;
+
+static int check_owner(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)type;
+	(void)ftw;
+	if (sb->st_uid != 1000 || sb->st_gid != 1000) {
+		if (!wrong_owner++)
+			fail("stress: after a remount with uid=1000,gid=1000, %s is owned by %u:%u",
+			     path, sb->st_uid, sb->st_gid);
+	}
+	return 0;
+}
+
+/* The remount's owner walk reaches every name the churn left. */
+static void check_owners(const char *dir)
+{
+	if (mount(NULL, dir, NULL, MS_REMOUNT, "uid=1000,gid=1000"))
+		die("remount %s -o uid=1000,gid=1000", dir);
+	wrong_owner = 0;
+	if (nftw(dir, check_owner, 16, FTW_PHYS | FTW_MOUNT))
+		die("nftw %s", dir);
+	printf("soak: stress: after a remount with uid=1000,gid=1000: %ld names of another owner\n",
+	       wrong_owner);
+}
+
 /*
  * Once every worker has exited (and closed its files), the entries that
  * statfs counts must be the names in the tree, the root left out.
@@ -581,6 +610,7 @@ static int stress(int seconds, const char *dir)
 			bad++;
 	}
 	check_entries(dir);
+	check_owners(dir);
 	if (umount(dir))
 		die("umount %s", dir);
 	printf("soak: stress: %d seconds, %d of 8 workers failed; the churners met ENOSPC %ld times\n",
@@ -1067,7 +1097,7 @@ static long rnd_failed, rnd_enomem, rnd_state;
 /*
  * One call of the random phase, whose result is rc: a failure may be
  * ENOMEM, or the errno @state (0: none) that the names an earlier failure
- * left or took away make right for this call.
+ * left or took away make right for this call (present() says which).
  */
 static void random_result(int r, const char *call, int rc, int state)
 {
@@ -1080,6 +1110,17 @@ static void random_result(int r, const char *call, int rc, int state)
 		rnd_state++;
 	else
 		fail("random faults: round %d: %s: %s", r, call, strerror(errno));
+}
+
+/* Whether a name of the swept instance exists, seen with no failures. */
+static int present(const char *name)
+{
+	int there;
+
+	make_it_fail(0);
+	there = exists(name);
+	make_it_fail(1);
+	return there;
 }
 
 /* The entries the swept instance has in use are its layout's 3 again. */
@@ -1102,7 +1143,7 @@ static void expect_layout_entries(const char *when)
 static long random_faults(int rounds)
 {
 	unsigned int i;
-	int r, rc, err, fd;
+	int r, rc, err, fd, state;
 
 	for (i = 0; i < 2; i++) {
 		knob(attrs[i], "task-filter", "Y");
@@ -1122,18 +1163,22 @@ static long random_faults(int rounds)
 			}
 			break;
 		case 1:
-			random_result(r, "read r", value_at(fpath("r")) < 0 ? -1 : 0, ENOENT);
+			state = present("r") ? 0 : ENOENT;
+			random_result(r, "read r", value_at(fpath("r")) < 0 ? -1 : 0, state);
 			break;
 		case 2:
-			random_result(r, "rename r s", rename(fpath("r"), fpath("s")), ENOENT);
+			state = present("r") ? 0 : ENOENT;
+			random_result(r, "rename r s", rename(fpath("r"), fpath("s")), state);
 			break;
 		case 3:
-			random_result(r, "unlink s", unlink(fpath("s")), ENOENT);
+			state = present("s") ? 0 : ENOENT;
+			random_result(r, "unlink s", unlink(fpath("s")), state);
 			break;
 		case 4:
+			state = present("d") ? EEXIST : 0;
 			rc = mkdir(fpath("d"), 0700);
 			err = errno;
-			random_result(r, "mkdir d", rc, EEXIST);
+			random_result(r, "mkdir d", rc, state);
 			/* a d left by a failed rmdir is removed now */
 			if (!rc || err == EEXIST)
 				random_result(r, "rmdir d", rmdir(fpath("d")), 0);
@@ -1197,7 +1242,7 @@ static void vfs_counts(long *inodes, long *dentries)
 		d0 = *dentries;
 		usleep(100000);
 	}
-	printf("soak: faults: the inode and dentry counts did not settle\n");
+	fail("the inode and dentry counts did not settle in 2 s: %ld and %ld", *inodes, *dentries);
 }
 
 static int faults(const char *dir)
