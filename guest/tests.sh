@@ -86,6 +86,8 @@ run_trinity() {
 	after=$(ls -lAR --full-time /lwnfs)
 	values=$(cat /lwnfs/counter /lwnfs/subdir/subcounter 2>/dev/null)
 	echo "# trinity: the counters read $(echo "$values" | tr '\n' ' ')"
+	echo "$before" >/tmp/trinity.before
+	echo "$after" | diff /tmp/trinity.before - | head -n 6 | sed 's/^/# trinity: listing /'
 	[ -n "$(echo "$values" | tr -d '0\n')" ] || [ "$before" != "$after" ]
 	tap $? "trinity: it reached lwnfs"
 	umount /lwnfs
