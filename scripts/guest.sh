@@ -210,6 +210,13 @@ fi
 
 judged=$log
 soak_fail=0 soak_summary=
+
+# reason LINE...: why the guest failed, printed now and again at the end
+reasons=()
+reason() {
+	printf '%s\n' "$@"
+	reasons+=("$@")
+}
 if [ "$mode" = soak ]; then
 	# A KCSAN report (between two lines of "=") that names no lwnfs
 	# function or module is listed in a file of its own and its BUG line
@@ -251,7 +258,7 @@ if [ "$mode" = soak ]; then
 	[ "$races" -eq 0 ] || soak_summary="$races KCSAN reports outside lwnfs (listed in $log.kcsan-other)"
 	if grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$bd/.config"; then
 		if ! grep -q '^LWNFS-KMEMLEAK-END' "$log"; then
-			echo "kmemleak: no report"
+			reason "kmemleak: no report"
 			soak_fail=1
 		fi
 		# a frame of lwnfs, or one that no symbol names any more: the
@@ -264,8 +271,7 @@ if [ "$mode" = soak ]; then
 				END { for (i = 1; i <= n; i++) if (hit[i]) printf "%s", r[i] }')
 		others=$(sed -n '/^LWNFS-KMEMLEAK-START/,/^LWNFS-KMEMLEAK-END/p' "$log" | grep -c 'unreferenced object' || true)
 		if [ -n "$leaks" ]; then
-			echo "kmemleak: leaks with an lwnfs frame:"
-			echo "$leaks"
+			reason "kmemleak: leaks with an lwnfs frame:" "$leaks"
 			soak_fail=1
 		fi
 		soak_summary="kmemleak: $others reports, none in lwnfs${soak_summary:+; $soak_summary}"
@@ -275,7 +281,7 @@ if [ "$mode" = soak ]; then
 	grep -q '^CONFIG_FAULT_INJECTION=y' "$bd/.config" && want_ok+=("soak: fault injection")
 	[ "$trinity" -eq 0 ] || want_ok+=("trinity: ran for the full $trinity s and stopped" "trinity: it reached lwnfs")
 	for w in "${want_ok[@]}"; do
-		grep -qE "^ok [0-9]+ $w" "$log" || { echo "the guest did not pass '$w'"; soak_fail=1; }
+		grep -qE "^ok [0-9]+ $w" "$log" || { reason "the guest did not pass '$w'"; soak_fail=1; }
 	done
 fi
 
@@ -285,19 +291,22 @@ skips=$(grep -E '^[[:space:]]*(# )?ok .*# SKIP' "$log" || true)
 # kselftest's totals (KUnit's have no xfail)
 totals=$(grep -E '^# Totals: .*xfail' "$log" | tail -n 1 || true)
 fail=0
-[ -z "$problems" ] || { echo "kernel problems:"; echo "$problems"; fail=1; }
-[ -z "$notok" ] || { echo "failed tests:"; echo "$notok"; fail=1; }
-[ -z "$skips" ] || { echo "skipped tests (the guest is root with lwnfs, nothing may skip):"; echo "$skips"; fail=1; }
-grep -q '^LWNFS-GUEST-END rc=0' "$log" || { echo "the guest did not finish cleanly"; fail=1; }
-[ -n "$totals" ] || { echo "the kselftest printed no totals"; fail=1; }
+[ -z "$problems" ] || { reason "kernel problems:" "$problems"; fail=1; }
+[ -z "$notok" ] || { reason "failed tests:" "$notok"; fail=1; }
+[ -z "$skips" ] || { reason "skipped tests (the guest is root with lwnfs, nothing may skip):" "$skips"; fail=1; }
+grep -q '^LWNFS-GUEST-END rc=0' "$log" || { reason "the guest did not finish cleanly"; fail=1; }
+[ -n "$totals" ] || { reason "the kselftest printed no totals"; fail=1; }
 # every TEST() and TEST_F() of the tree's kselftest must have passed
 want=$(grep -c '^TEST\(_F\)\?\(_TIMEOUT\)\?(' "$(tree_dir "$base")/tools/testing/selftests/filesystems/lwnfs/lwnfs_test.c")
-grep -qE "pass:$want " <<<"$totals" || { echo "the kselftest has $want tests, but: $totals"; fail=1; }
-[ $kunit_fail -eq 0 ] || { echo "KUnit failed: $kunit_summary"; echo "$parsed" | tail -n 30; fail=1; }
+grep -qE "pass:$want " <<<"$totals" || { reason "the kselftest has $want tests, but: $totals"; fail=1; }
+[ $kunit_fail -eq 0 ] || { echo "$parsed" | tail -n 30; reason "KUnit failed: $kunit_summary"; fail=1; }
 [ $soak_fail -eq 0 ] || fail=1
 if [ $fail -ne 0 ]; then
 	echo "--- end of the guest log ($log):"
 	tail -n 40 "$log"
+	# and why, last, where a log's tail (CI's) shows it
+	echo "--- why the guest failed:"
+	printf '%s\n' "${reasons[@]}"
 	die "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): guest tests failed"
 fi
 outer=$(grep -cE '^ok ' "$log" || true)
