@@ -306,7 +306,7 @@ if [ $fail -ne 0 ]; then
 	tail -n 40 "$log"
 	# and why, last, where a log's tail (CI's) shows it
 	echo "--- why the guest failed:"
-	printf '%s\n' "${reasons[@]}"
+	printf '%s\n' "${reasons[@]}" | awk 'NR <= 60'
 	die "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): guest tests failed"
 fi
 outer=$(grep -cE '^ok ' "$log" || true)
