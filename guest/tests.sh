@@ -99,9 +99,10 @@ run_trinity() {
 	# the changed lines, without diff's two header lines
 	echo "$after" | diff /tmp/trinity.before - | sed '1,2d' | grep '^[-+]' |
 		head -n 12 | sed 's/^/# trinity: listing /'
+	what="${calls:-no count of} system calls"
 	[ "${calls:-0}" -gt 0 ] &&
 		{ [ -n "$(echo "$values" | tr -d '0\n')" ] || [ "$before" != "$after" ]; }
-	tap $? "trinity: it reached lwnfs (${calls:-no} system calls)"
+	tap $? "trinity: it reached lwnfs ($what)"
 	umount /lwnfs
 	tap $? "trinity: its instance unmounts"
 }

@@ -306,7 +306,8 @@ if [ $fail -ne 0 ]; then
 	tail -n 40 "$log"
 	# and why, last, where a log's tail (CI's) shows it
 	echo "--- why the guest failed:"
-	printf '%s\n' "${reasons[@]}" | awk 'NR <= 60'
+	printf '%s\n' "${reasons[@]}" |
+		awk 'NR <= 60; END { if (NR > 60) print "... and " NR - 60 " more lines, printed above" }'
 	die "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): guest tests failed"
 fi
 outer=$(grep -cE '^ok ' "$log" || true)
