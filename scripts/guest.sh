@@ -209,9 +209,10 @@ if grep -q '^CONFIG_LWNFS_KUNIT_TEST=y' "$bd/.config" || [ "$mode" = soak ]; the
 fi
 
 judged=$log
-soak_fail=0 soak_summary=
+soak_summary=
 
-# reason LINE...: why the guest failed, printed now and again at the end
+# reason LINE...: why the guest failed, printed now and again at the end;
+# the guest failed if there is any
 reasons=()
 reason() {
 	printf '%s\n' "$@"
@@ -259,7 +260,6 @@ if [ "$mode" = soak ]; then
 	if grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$bd/.config"; then
 		if ! grep -q '^LWNFS-KMEMLEAK-END' "$log"; then
 			reason "kmemleak: no report"
-			soak_fail=1
 		fi
 		# a frame of lwnfs, or one that no symbol names any more: the
 		# code of a module since unloaded (lwnfs or its KUnit tests)
@@ -272,7 +272,6 @@ if [ "$mode" = soak ]; then
 		others=$(sed -n '/^LWNFS-KMEMLEAK-START/,/^LWNFS-KMEMLEAK-END/p' "$log" | grep -c 'unreferenced object' || true)
 		if [ -n "$leaks" ]; then
 			reason "kmemleak: leaks with an lwnfs frame:" "$leaks"
-			soak_fail=1
 		fi
 		soak_summary="kmemleak: $others reports, none in lwnfs${soak_summary:+; $soak_summary}"
 	fi
@@ -281,7 +280,7 @@ if [ "$mode" = soak ]; then
 	grep -q '^CONFIG_FAULT_INJECTION=y' "$bd/.config" && want_ok+=("soak: fault injection")
 	[ "$trinity" -eq 0 ] || want_ok+=("trinity: ran for the full $trinity s and stopped" "trinity: it reached lwnfs")
 	for w in "${want_ok[@]}"; do
-		grep -qE "^ok [0-9]+ $w" "$log" || { reason "the guest did not pass '$w'"; soak_fail=1; }
+		grep -qE "^ok [0-9]+ $w" "$log" || reason "the guest did not pass '$w'"
 	done
 fi
 
@@ -290,18 +289,16 @@ notok=$(grep -E '^[[:space:]]*(# )?not ok ' "$log" || true)
 skips=$(grep -E '^[[:space:]]*(# )?ok .*# SKIP' "$log" || true)
 # kselftest's totals (KUnit's have no xfail)
 totals=$(grep -E '^# Totals: .*xfail' "$log" | tail -n 1 || true)
-fail=0
-[ -z "$problems" ] || { reason "kernel problems:" "$problems"; fail=1; }
-[ -z "$notok" ] || { reason "failed tests:" "$notok"; fail=1; }
-[ -z "$skips" ] || { reason "skipped tests (the guest is root with lwnfs, nothing may skip):" "$skips"; fail=1; }
-grep -q '^LWNFS-GUEST-END rc=0' "$log" || { reason "the guest did not finish cleanly"; fail=1; }
-[ -n "$totals" ] || { reason "the kselftest printed no totals"; fail=1; }
+[ -z "$problems" ] || reason "kernel problems:" "$problems"
+[ -z "$notok" ] || reason "failed tests:" "$notok"
+[ -z "$skips" ] || reason "skipped tests (the guest is root with lwnfs, nothing may skip):" "$skips"
+grep -q '^LWNFS-GUEST-END rc=0' "$log" || reason "the guest did not finish cleanly"
+[ -n "$totals" ] || reason "the kselftest printed no totals"
 # every TEST() and TEST_F() of the tree's kselftest must have passed
 want=$(grep -c '^TEST\(_F\)\?\(_TIMEOUT\)\?(' "$(tree_dir "$base")/tools/testing/selftests/filesystems/lwnfs/lwnfs_test.c")
-grep -qE "pass:$want " <<<"$totals" || { reason "the kselftest has $want tests, but: $totals"; fail=1; }
-[ $kunit_fail -eq 0 ] || { echo "$parsed" | tail -n 30; reason "KUnit failed: $kunit_summary"; fail=1; }
-[ $soak_fail -eq 0 ] || fail=1
-if [ $fail -ne 0 ]; then
+grep -qE "pass:$want " <<<"$totals" || reason "the kselftest has $want tests, but: $totals"
+[ $kunit_fail -eq 0 ] || { echo "$parsed" | tail -n 30; reason "KUnit failed: $kunit_summary"; }
+if [ ${#reasons[@]} -gt 0 ]; then
 	echo "--- end of the guest log ($log):"
 	tail -n 40 "$log"
 	# and why, last, where a log's tail (CI's) shows it
