@@ -163,12 +163,12 @@ static ssize_t lwnfs_counter_read_iter(struct kiocb *iocb, struct iov_iter *to)
 }
 
 /*
- * The whole number comes in one write at offset 0. The size is checked
- * before anything is copied, so a huge write costs no allocation, and the
- * counter is only set once the text has parsed. Setting it is a
- * modification like any other: under the inode lock, as setattr and
- * chown(2) hold it, it drops setuid and setgid bits and updates mtime and
- * ctime.
+ * The whole number comes in one write at offset 0; an empty write changes
+ * nothing, as on any regular file. The size is checked before anything is
+ * copied, so a huge write costs no allocation, and the counter is only set
+ * once the text has parsed. Setting it is a modification like any other:
+ * under the inode lock, as setattr and chown(2) hold it, it drops setuid
+ * and setgid bits and updates mtime and ctime.
  */
 static ssize_t lwnfs_counter_write_iter(struct kiocb *iocb,
 					struct iov_iter *from)
@@ -180,6 +180,11 @@ static ssize_t lwnfs_counter_write_iter(struct kiocb *iocb,
 	u64 val;
 	int ret;
 
+	if (!count)
+		return 0;
+	/* O_APPEND writes at the end, and a counter's size is 0 */
+	if (iocb->ki_flags & IOCB_APPEND)
+		iocb->ki_pos = 0;
 	if (iocb->ki_pos != 0 || count > sizeof(buf))
 		return -EINVAL;
 	if (copy_from_iter(buf, count, from) != count)
@@ -204,6 +209,8 @@ static ssize_t lwnfs_counter_write_iter(struct kiocb *iocb,
 }
 
 /*
+ * fsync(2) has nothing to write back, and succeeds, as on ramfs.
+ *
  * generic_file_llseek() rather than default_llseek(): a seek changes only
  * the file position, which the VFS already serialises (fdget_pos()), and a
  * counter has no size for the inode lock to keep stable, since i_size stays
@@ -217,6 +224,7 @@ const struct file_operations lwnfs_counter_fops = {
 	.read_iter	= lwnfs_counter_read_iter,
 	.write_iter	= lwnfs_counter_write_iter,
 	.llseek		= generic_file_llseek,
+	.fsync		= noop_fsync,
 	.splice_read	= copy_splice_read,
 };
 

@@ -101,8 +101,4 @@ int lwnfs_counter_init(struct inode *inode);
 int lwnfs_parse_value(const char *buf, size_t len, u64 *val);
 int lwnfs_format_value(char text[LWNFS_TEXT_MAX], u64 val);
 
-#if IS_ENABLED(CONFIG_KUNIT)
-extern struct file_system_type lwnfs_fs_type;
-#endif
-
 #endif /* _FS_LWNFS_LWNFS_H */

@@ -162,6 +162,20 @@ static void lwnfs_test_umount(void *mnt)
 }
 
 /*
+ * lwnfs's type, found by name as mount(2) finds it. This module uses
+ * lwnfs's exported parser, so lwnfs stays loaded while it runs, and the
+ * module reference get_fs_type() takes can be dropped at once.
+ */
+static struct file_system_type *lwnfs_test_type(struct kunit *test)
+{
+	struct file_system_type *type = get_fs_type("lwnfs");
+
+	KUNIT_ASSERT_NOT_NULL(test, type);
+	module_put(type->owner);
+	return type;
+}
+
+/*
  * Mount a private instance with @opts, pairs of key and value ending in
  * NULL (or no options at all), unmounted when the test ends.
  */
@@ -172,7 +186,7 @@ static struct vfsmount *lwnfs_test_mount(struct kunit *test,
 	struct vfsmount *mnt;
 	int ret;
 
-	fc = fs_context_for_mount(&lwnfs_fs_type, SB_KERNMOUNT);
+	fc = fs_context_for_mount(lwnfs_test_type(test), SB_KERNMOUNT);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
 	for (; opts && opts[0]; opts += 2) {
 		ret = lwnfs_test_param(fc, opts[0], opts[1]);
@@ -322,8 +336,10 @@ static void lwnfs_test_layout_simple(struct kunit *test)
 	static const char * const names[] = {
 		"counter0", "counter1", "counter2", "counter3",
 	};
+	struct path root = { .mnt = mnt, .dentry = mnt->mnt_root };
 	struct file *f[ARRAY_SIZE(names)];
 	struct file *none;
+	struct kstatfs st;
 	int i, j;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++)
@@ -335,6 +351,10 @@ static void lwnfs_test_layout_simple(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -ENOENT, PTR_ERR_OR_ZERO(none));
 	if (!IS_ERR(none))
 		fput(none);
+	/* nothing can be created, so no count of entries, not a full one */
+	KUNIT_ASSERT_EQ(test, 0, vfs_statfs(&root, &st));
+	KUNIT_EXPECT_EQ(test, 0ULL, st.f_files);
+	KUNIT_EXPECT_EQ(test, 0ULL, st.f_ffree);
 }
 
 static void lwnfs_test_instances(struct kunit *test)
@@ -413,7 +433,7 @@ static void lwnfs_test_max_entries_too_few(struct kunit *test)
 	struct fs_context *fc;
 	struct vfsmount *mnt;
 
-	fc = fs_context_for_mount(&lwnfs_fs_type, SB_KERNMOUNT);
+	fc = fs_context_for_mount(lwnfs_test_type(test), SB_KERNMOUNT);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
 	KUNIT_EXPECT_EQ(test, 0, lwnfs_test_param(fc, "max_entries", "2"));
 	mnt = fc_mount(fc);
@@ -446,7 +466,7 @@ static void lwnfs_test_bad_options(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		fc = fs_context_for_mount(&lwnfs_fs_type, SB_KERNMOUNT);
+		fc = fs_context_for_mount(lwnfs_test_type(test), SB_KERNMOUNT);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
 		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
 				    lwnfs_test_param(fc, bad[i][0], bad[i][1]),
@@ -500,7 +520,7 @@ static void lwnfs_test_option(struct kunit *test)
 	struct fs_context *fc;
 	unsigned int n;
 
-	fc = fs_context_for_mount(&lwnfs_fs_type, SB_KERNMOUNT);
+	fc = fs_context_for_mount(lwnfs_test_type(test), SB_KERNMOUNT);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
 	ctx = fc->fs_private;
 	opts = &ctx->opts;
@@ -645,8 +665,9 @@ static void lwnfs_test_kthreads(struct kunit *test)
 }
 
 /*
- * A counter has no size: truncating it to 0, which open(O_TRUNC) does, is
- * allowed, any other size is refused, and i_size stays 0 either way.
+ * A counter has no size: any size but 0 is refused and leaves i_size 0;
+ * truncating to 0, which open(O_TRUNC) does, is allowed and keeps the
+ * value, since a truncation is not a write.
  */
 static void lwnfs_test_truncate(struct kunit *test)
 {
@@ -659,10 +680,8 @@ static void lwnfs_test_truncate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, vfs_truncate(&f->f_path, 1));
 	KUNIT_EXPECT_EQ(test, 0LL, i_size_read(file_inode(f)));
 	KUNIT_EXPECT_EQ(test, 0, vfs_truncate(&f->f_path, 0));
-	t = lwnfs_test_open(test, mnt, "counter", O_WRONLY | O_TRUNC);
-	KUNIT_EXPECT_EQ(test, 0LL, i_size_read(file_inode(t)));
-	/* truncation is not a write: the value stays */
-	KUNIT_EXPECT_EQ(test, 42ULL, lwnfs_test_take(test, f));
+	t = lwnfs_test_open(test, mnt, "counter", O_RDWR | O_TRUNC);
+	KUNIT_EXPECT_EQ(test, 42ULL, lwnfs_test_take(test, t));
 }
 
 static struct kunit_case lwnfs_test_cases[] = {

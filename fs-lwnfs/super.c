@@ -13,6 +13,7 @@
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
+#include <linux/fsnotify.h>
 #include <linux/init.h>
 #include <linux/magic.h>
 #include <linux/module.h>
@@ -23,27 +24,21 @@
 
 #include "lwnfs.h"
 
-/*
- * The root directory is inode 1 in both layouts: simple_fill_super() gives
- * it that number and numbers each file by its index in the tree_descr
- * array, so that array starts at index 2.
- */
-enum {
-	LWNFS_ROOT_INO = 1,
-	LWNFS_FIRST_INO = 2,
-};
-
 static const struct super_operations lwnfs_super_ops;
 static const struct inode_operations lwnfs_dir_iops;
 
-static struct inode *lwnfs_new_inode(struct super_block *sb, umode_t mode,
-				     unsigned long ino)
+/*
+ * Every inode is numbered by get_next_ino(), as ramfs numbers its own, the
+ * root's too: a fixed number for the root could be handed out again once
+ * get_next_ino() wraps.
+ */
+static struct inode *lwnfs_new_inode(struct super_block *sb, umode_t mode)
 {
 	struct inode *inode = new_inode(sb);
 
 	if (!inode)
 		return NULL;
-	inode->i_ino = ino;
+	inode->i_ino = get_next_ino();
 	inode->i_mode = mode;
 	simple_inode_init_ts(inode);
 	return inode;
@@ -126,7 +121,7 @@ static struct inode *lwnfs_new_entry(struct super_block *sb, umode_t mode)
 	ret = lwnfs_reserve_entry(sb);
 	if (ret)
 		return ERR_PTR(ret);
-	inode = lwnfs_new_inode(sb, mode, get_next_ino());
+	inode = lwnfs_new_inode(sb, mode);
 	if (!inode) {
 		lwnfs_release_entry(sb);
 		return ERR_PTR(-ENOMEM);
@@ -227,7 +222,8 @@ static const struct inode_operations lwnfs_simple_dir_iops = {
  * directory's lock, after a lookup of the name.
  *
  * Return: the new dentry, which stays pinned as long as it has a name (the
- * caller gets no reference of its own), or an ERR_PTR().
+ * caller gets no reference of its own), or an ERR_PTR(): -EEXIST if @name
+ * is taken.
  */
 static struct dentry *lwnfs_add(struct dentry *parent, const char *name,
 				umode_t mode)
@@ -249,71 +245,39 @@ static struct dentry *lwnfs_add(struct dentry *parent, const char *name,
 }
 
 /*
- * The article's "simpler way": simple_fill_super() builds a flat directory
- * from a table. It numbers each file's inode by its index in the table and
- * the root is inode 1, so the table starts at LWNFS_FIRST_INO.
- */
-static const struct tree_descr lwnfs_simple_files[] = {
-	[LWNFS_FIRST_INO]	= { "counter0", &lwnfs_counter_fops, 0644 },
-	[LWNFS_FIRST_INO + 1]	= { "counter1", &lwnfs_counter_fops, 0644 },
-	[LWNFS_FIRST_INO + 2]	= { "counter2", &lwnfs_counter_fops, 0644 },
-	[LWNFS_FIRST_INO + 3]	= { "counter3", &lwnfs_counter_fops, 0644 },
-	{ "" }
-};
-
-/*
- * simple_fill_super() makes the files but knows nothing of counters: give
- * each of them its value, found by name as a lookup would find it.
- */
-static int lwnfs_fill_simple(struct super_block *sb)
-{
-	const struct tree_descr *file;
-	struct dentry *dentry;
-	int ret;
-
-	/* Its files count against max_entries as any entry does. */
-	for (file = &lwnfs_simple_files[LWNFS_FIRST_INO]; file->name[0]; file++) {
-		ret = lwnfs_reserve_entry(sb);
-		if (ret)
-			return ret;
-	}
-
-	ret = simple_fill_super(sb, LWNFS_MAGIC, lwnfs_simple_files);
-	/*
-	 * simple_fill_super() installs libfs's super_operations. Ours go back
-	 * even if it failed, since the inodes it made are freed through them.
-	 */
-	sb->s_op = &lwnfs_super_ops;
-	if (ret)
-		return ret;
-	d_inode(sb->s_root)->i_op = &lwnfs_simple_dir_iops;
-
-	for (file = &lwnfs_simple_files[LWNFS_FIRST_INO]; file->name[0]; file++) {
-		dentry = lookup_noperm_unlocked(&QSTR(file->name), sb->s_root);
-		if (IS_ERR(dentry))
-			return PTR_ERR(dentry);
-		ret = d_really_is_positive(dentry) ?
-		      lwnfs_counter_init(d_inode(dentry)) : -ENOENT;
-		dput(dentry);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/*
- * Set the owner the options name on @inode, under the inode lock that
- * chown(2) also takes, so that the two cannot interleave.
+ * Give @inode the owner the options name, under the inode lock that
+ * chown(2) takes, so that the two cannot interleave. As after chown(2), a
+ * new owner gets no set-ID program: a file loses its S_ISUID and S_ISGID
+ * bits (a directory keeps them). ctime moves on, and watchers get an
+ * attribute event.
  */
 static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts,
 			unsigned int seen)
 {
+	unsigned int ia_valid = ATTR_CTIME;
+	struct dentry *alias;
+
 	inode_lock(inode);
-	if (seen & BIT(LWNFS_OPT_UID))
+	if (seen & BIT(LWNFS_OPT_UID)) {
 		inode->i_uid = opts->uid;
-	if (seen & BIT(LWNFS_OPT_GID))
+		ia_valid |= ATTR_UID;
+	}
+	if (seen & BIT(LWNFS_OPT_GID)) {
 		inode->i_gid = opts->gid;
+		ia_valid |= ATTR_GID;
+	}
+	if (!S_ISDIR(inode->i_mode) && (inode->i_mode & (S_ISUID | S_ISGID))) {
+		inode->i_mode &= ~(S_ISUID | S_ISGID);
+		ia_valid |= ATTR_MODE;
+	}
+	inode_set_ctime_current(inode);
 	inode_unlock(inode);
+
+	alias = d_find_alias(inode);
+	if (alias) {
+		fsnotify_change(alias, ia_valid);
+		dput(alias);
+	}
 }
 
 /*
@@ -354,23 +318,32 @@ static void lwnfs_set_root_mode(struct super_block *sb, umode_t mode)
 
 	inode_lock(root);
 	root->i_mode = S_IFDIR | mode;
+	inode_set_ctime_current(root);
 	inode_unlock(root);
+	fsnotify_change(sb->s_root, ATTR_MODE | ATTR_CTIME);
+}
+
+static int lwnfs_make_root(struct super_block *sb)
+{
+	struct inode *root;
+
+	root = lwnfs_new_inode(sb, S_IFDIR | 0755);
+	if (!root)
+		return -ENOMEM;
+	lwnfs_init_dir(root);
+	sb->s_root = d_make_root(root);
+	return sb->s_root ? 0 : -ENOMEM;
 }
 
 /* counter, subdir/ and subdir/subcounter: the article's main example */
 static int lwnfs_fill_default(struct super_block *sb)
 {
 	struct dentry *dentry;
-	struct inode *root;
+	int ret;
 
-	root = lwnfs_new_inode(sb, S_IFDIR | 0755, LWNFS_ROOT_INO);
-	if (!root)
-		return -ENOMEM;
-	lwnfs_init_dir(root);
-	sb->s_root = d_make_root(root);
-	if (!sb->s_root)
-		return -ENOMEM;
-
+	ret = lwnfs_make_root(sb);
+	if (ret)
+		return ret;
 	dentry = lwnfs_add(sb->s_root, "counter", S_IFREG | 0644);
 	if (IS_ERR(dentry))
 		return PTR_ERR(dentry);
@@ -379,6 +352,34 @@ static int lwnfs_fill_default(struct super_block *sb)
 		return PTR_ERR(dentry);
 	dentry = lwnfs_add(dentry, "subcounter", S_IFREG | 0644);
 	return PTR_ERR_OR_ZERO(dentry);
+}
+
+/*
+ * The article built this layout with simple_fill_super() from a table of
+ * file_operations. Its files are made here as the default layout's are, so
+ * that each is a counter with its value from the start, and the instance
+ * keeps its own super_operations.
+ */
+static const char *const lwnfs_simple_files[] = {
+	"counter0", "counter1", "counter2", "counter3",
+};
+
+static int lwnfs_fill_simple(struct super_block *sb)
+{
+	struct dentry *dentry;
+	int i, ret;
+
+	ret = lwnfs_make_root(sb);
+	if (ret)
+		return ret;
+	d_inode(sb->s_root)->i_op = &lwnfs_simple_dir_iops;
+	for (i = 0; i < ARRAY_SIZE(lwnfs_simple_files); i++) {
+		dentry = lwnfs_add(sb->s_root, lwnfs_simple_files[i],
+				   S_IFREG | 0644);
+		if (IS_ERR(dentry))
+			return PTR_ERR(dentry);
+	}
+	return 0;
 }
 
 static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
@@ -400,6 +401,11 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_blocksize = PAGE_SIZE;
 	sb->s_blocksize_bits = PAGE_SHIFT;
 	sb->s_time_gran = 1;
+	/*
+	 * Reading a counter takes a value, and exec reads the file: an
+	 * instance is noexec, so that exec fails before it reads anything.
+	 */
+	sb->s_iflags |= SB_I_NOEXEC;
 
 	if (ctx->opts.layout == LWNFS_LAYOUT_SIMPLE)
 		ret = lwnfs_fill_simple(sb);
@@ -411,7 +417,7 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (ret)
 		return ret;
 
-	/* Done for both layouts at once; simple_fill_super() knows no owner. */
+	/* done for both layouts at once, now that their entries exist */
 	lwnfs_chown_all(sb, &fsi->opts, BIT(LWNFS_OPT_UID) | BIT(LWNFS_OPT_GID));
 	lwnfs_set_root_mode(sb, fsi->opts.mode);
 	return 0;
@@ -470,7 +476,8 @@ static int lwnfs_show_options(struct seq_file *m, struct dentry *root)
 /*
  * As tmpfs reports its inodes: f_files is max_entries and f_ffree what is
  * left of it, both 0 when there is no limit. Nothing can be created with
- * layout=simple, so nothing is free there.
+ * layout=simple, so it reports 0 for both too, rather than a full
+ * filesystem.
  */
 static int lwnfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 {
@@ -481,10 +488,9 @@ static int lwnfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	if (ret)
 		return ret;
 	spin_lock(&fsi->opts_lock);
-	if (fsi->opts.max_entries) {
+	if (fsi->opts.max_entries && fsi->opts.layout == LWNFS_LAYOUT_DEFAULT) {
 		buf->f_files = fsi->opts.max_entries;
-		if (fsi->opts.layout == LWNFS_LAYOUT_DEFAULT)
-			buf->f_ffree = fsi->opts.max_entries - fsi->entries;
+		buf->f_ffree = fsi->opts.max_entries - fsi->entries;
 	}
 	spin_unlock(&fsi->opts_lock);
 	return 0;
@@ -560,13 +566,12 @@ static int lwnfs_get_tree(struct fs_context *fc)
 }
 
 /*
- * A remount changes only the options it names, and of those only the ones
- * whose value differs from the instance's, so that repeating an option does
- * not undo a chown(2) or chmod(2) made since. A new uid= or gid= goes to
- * every inode, a new mode= to the root directory. A new max_entries= may
- * not be below the entries the instance holds. The layout is fixed when
- * the instance is made, since its files exist; the counters keep their
- * values.
+ * A remount applies every option it names, also one equal to the
+ * instance's: "mount -o remount,mode=0755" makes the root 0755 again after
+ * a chmod(2). A uid= or gid= goes to every inode, as chown(2) would give
+ * it, a mode= to the root directory. A max_entries= may not be below the
+ * entries the instance holds. The layout is fixed when the instance is
+ * made, since its files exist; the counters keep their values.
  *
  * The VFS holds s_umount for writing here, so remounts of one instance run
  * one at a time and fsi->opts can be read without opts_lock, which keeps
@@ -578,25 +583,15 @@ static int lwnfs_reconfigure(struct fs_context *fc)
 	struct lwnfs_fs_context *ctx = fc->fs_private;
 	struct super_block *sb = fc->root->d_sb;
 	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
-	const struct lwnfs_mount_opts *new = &ctx->opts, *cur = &fsi->opts;
-	unsigned int change = 0;
+	const struct lwnfs_mount_opts *new = &ctx->opts;
+	unsigned int seen = ctx->seen;
 
-	if ((ctx->seen & BIT(LWNFS_OPT_LAYOUT)) && new->layout != cur->layout)
+	if ((seen & BIT(LWNFS_OPT_LAYOUT)) && new->layout != fsi->opts.layout)
 		return invalfc(fc, "layout cannot be changed on remount");
-
-	if ((ctx->seen & BIT(LWNFS_OPT_UID)) && !uid_eq(new->uid, cur->uid))
-		change |= BIT(LWNFS_OPT_UID);
-	if ((ctx->seen & BIT(LWNFS_OPT_GID)) && !gid_eq(new->gid, cur->gid))
-		change |= BIT(LWNFS_OPT_GID);
-	if ((ctx->seen & BIT(LWNFS_OPT_MODE)) && new->mode != cur->mode)
-		change |= BIT(LWNFS_OPT_MODE);
-	if ((ctx->seen & BIT(LWNFS_OPT_MAX_ENTRIES)) &&
-	    new->max_entries != cur->max_entries)
-		change |= BIT(LWNFS_OPT_MAX_ENTRIES);
 
 	spin_lock(&fsi->opts_lock);
 	/* checked under the lock that creators take, so none can slip past */
-	if ((change & BIT(LWNFS_OPT_MAX_ENTRIES)) && new->max_entries &&
+	if ((seen & BIT(LWNFS_OPT_MAX_ENTRIES)) && new->max_entries &&
 	    new->max_entries < fsi->entries) {
 		unsigned int entries = fsi->entries;
 
@@ -604,19 +599,19 @@ static int lwnfs_reconfigure(struct fs_context *fc)
 		return invalfc(fc, "max_entries=%u is below the %u entries in use",
 			       new->max_entries, entries);
 	}
-	if (change & BIT(LWNFS_OPT_UID))
+	if (seen & BIT(LWNFS_OPT_UID))
 		fsi->opts.uid = new->uid;
-	if (change & BIT(LWNFS_OPT_GID))
+	if (seen & BIT(LWNFS_OPT_GID))
 		fsi->opts.gid = new->gid;
-	if (change & BIT(LWNFS_OPT_MODE))
+	if (seen & BIT(LWNFS_OPT_MODE))
 		fsi->opts.mode = new->mode;
-	if (change & BIT(LWNFS_OPT_MAX_ENTRIES))
+	if (seen & BIT(LWNFS_OPT_MAX_ENTRIES))
 		fsi->opts.max_entries = new->max_entries;
 	spin_unlock(&fsi->opts_lock);
 
-	if (change & (BIT(LWNFS_OPT_UID) | BIT(LWNFS_OPT_GID)))
-		lwnfs_chown_all(sb, new, change);
-	if (change & BIT(LWNFS_OPT_MODE))
+	if (seen & (BIT(LWNFS_OPT_UID) | BIT(LWNFS_OPT_GID)))
+		lwnfs_chown_all(sb, new, seen);
+	if (seen & BIT(LWNFS_OPT_MODE))
 		lwnfs_set_root_mode(sb, new->mode);
 	return 0;
 }
@@ -656,14 +651,13 @@ static int lwnfs_init_fs_context(struct fs_context *fc)
 	return 0;
 }
 
-VISIBLE_IF_KUNIT struct file_system_type lwnfs_fs_type = {
+static struct file_system_type lwnfs_fs_type = {
 	.owner			= THIS_MODULE,
 	.name			= "lwnfs",
 	.init_fs_context	= lwnfs_init_fs_context,
 	.parameters		= lwnfs_fs_parameters,
 	.kill_sb		= lwnfs_kill_sb,
 };
-EXPORT_SYMBOL_IF_KUNIT(lwnfs_fs_type);
 MODULE_ALIAS_FS("lwnfs");
 
 static int __init lwnfs_init(void)
