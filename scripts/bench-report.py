@@ -157,11 +157,12 @@ def foot_table(data):
     def one(what, who):
         v = data.get(("foot", what, who), {}).get(1)
         return "-" if v is None else f"{int(v)}"
-    out = ["| objects | .text | .rodata | .data, .bss | .init, .exit |", "|---|---|---|---|---|"]
+    out = ["| objects | size's text | .text | .rodata | .data, .bss | .init, .exit |",
+           "|---|---|---|---|---|---|"]
     for who, name in (("lwnfs", "lwnfs, built in (super.o + counter.o)"),
                       ("ramfs", "ramfs, same build (inode.o + file-mmu.o)"),
                       ("ko", "lwnfs.ko")):
-        out.append(f"| {name} | {one('text', who)} | {one('rodata', who)} | "
+        out.append(f"| {name} | {one('sizetext', who)} | {one('text', who)} | {one('rodata', who)} | "
                    f"{one('data', who)} | {one('init', who)} |")
     out += ["", f"lwnfs.ko is {one('ko', 'lwnfs')} bytes on disk; "
             f"bloat-o-meter counts {one('vmlinux', 'lwnfs')} bytes more in the =y vmlinux "
@@ -172,10 +173,10 @@ def foot_table(data):
 def verdicts(data):
     """the issue's other targets: text, bytes per counter, flat costs"""
     out = []
-    text = data.get(("foot", "text", "lwnfs"), {}).get(1)
+    text = data.get(("foot", "sizetext", "lwnfs"), {}).get(1)
     if text is not None:
-        out.append(f"- lwnfs at most 4 KiB of text: .text is {int(text)} bytes, "
-                   f"{'met' if text <= 4096 else 'NOT met'}")
+        out.append(f"- lwnfs at most 4 KiB of text as size(1) counts it (.text with "
+                   f".rodata): {int(text)} bytes, {'met' if text <= 4096 else 'NOT met'}")
     mem = list(data.get(("entries", "bytes", str(NS[-1])), {}).values())
     if mem:
         m = statistics.median(mem)

@@ -74,6 +74,9 @@ foot() {
 	echo "BENCH foot rodata $who 1 $r"
 	echo "BENCH foot data $who 1 $d"
 	echo "BENCH foot init $who 1 $i"
+	# size's own text column (code, read-only data and the rest it counts
+	# as text), the figure the footprint target is stated in
+	echo "BENCH foot sizetext $who 1 $(size -t "$@" | awk 'END { print $1 }')"
 }
 
 {
