@@ -2060,20 +2060,19 @@ static int race_creator(const char *dir, struct create_race *race)
  * A remount's uid= races creates by root: each file whose create had
  * returned before the remount(2) call began has a name the remount's walk
  * reaches, so it is owned by the remount's uid; one still being made as
- * the walk passes may keep its creator's. The instance has uid=1234
- * already and each remount names it again, so only a remount that applies
- * it gives the files 1234. The remounts are made once the creator has got
- * past a number of files, not after a time: the result is the same
- * however the scheduler runs the two.
+ * the walk passes may keep its creator's. Each remount names a new uid.
+ * The remounts are made once the creator has got past a number of files,
+ * not after a time: the result is the same however the scheduler runs the
+ * two.
  */
 TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 {
 	static const int at[] = { 100, 1000, 4000 };
-	char *dir = lwnfs_mount("uid=1234,max_entries=0");
+	char *dir = lwnfs_mount("max_entries=0");
 	int i, n = 0, status, wrong = 0, other = 0;
 	struct create_race *race;
-	unsigned int k;
-	char name[PATH_MAX];
+	unsigned int k, uid;
+	char name[PATH_MAX], opts[32];
 	struct stat st;
 	pid_t pid;
 
@@ -2091,11 +2090,14 @@ TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 		       !__atomic_load_n(&race->done, __ATOMIC_ACQUIRE))
 			usleep(1000);
 		n = __atomic_load_n(&race->made, __ATOMIC_ACQUIRE);
-		ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "uid=1234"));
+		/* a new owner each time, so that no remount repeats the last */
+		uid = 2000 + k;
+		snprintf(opts, sizeof(opts), "uid=%u", uid);
+		ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, opts));
 		for (i = 0; i < n; i++) {
 			snprintf(name, sizeof(name), "%s/r%d", dir, i);
 			ASSERT_EQ(0, stat(name, &st)) TH_LOG("stat %s: %s", name, strerror(errno));
-			if (st.st_uid == 1234)
+			if (st.st_uid == uid)
 				continue;
 			if (!wrong++)
 				TH_LOG("remount %u: r%d of the %d made before it is owned by %u",
@@ -2113,7 +2115,7 @@ TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 	for (i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "%s/r%d", dir, i);
 		ASSERT_EQ(0, stat(name, &st));
-		other += st.st_uid != 0 && st.st_uid != 1234;
+		other += st.st_uid != 0 && (st.st_uid < 2000 || st.st_uid > uid);
 	}
 	EXPECT_EQ(0, other);
 	munmap(race, sizeof(*race));
