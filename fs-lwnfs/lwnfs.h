@@ -38,8 +38,8 @@ enum lwnfs_opt {
 /**
  * struct lwnfs_mount_opts - mount options, kept by the instance
  * @layout: which files the instance has; fixed when it is made
- * @uid: owner given to every inode when the instance is made, and when a
- *	remount names a new one
+ * @uid: owner given to the layout's entries and the root when the instance
+ *	is made, and to every entry whenever a remount names it
  * @gid: group, likewise
  * @mode: permission bits of the root directory, likewise
  * @max_entries: most files and directories the instance may hold, the root

@@ -28,9 +28,9 @@ static const struct super_operations lwnfs_super_ops;
 static const struct inode_operations lwnfs_dir_iops;
 
 /*
- * Every inode is numbered by get_next_ino(), as ramfs numbers its own, the
- * root's too: a fixed number for the root could be handed out again once
- * get_next_ino() wraps.
+ * Every inode, the root's too, is numbered by get_next_ino(), as ramfs
+ * numbers its own. A fixed number for the root would not be safer: once
+ * get_next_ino() wraps at 2^32 it can hand out any number again.
  */
 static struct inode *lwnfs_new_inode(struct super_block *sb, umode_t mode)
 {
@@ -84,7 +84,8 @@ static void lwnfs_release_entry(struct super_block *sb)
 /*
  * Instantiate @dentry with @inode and pin it: nothing on disk backs it, so it
  * must stay in the dcache for as long as it has a name. The caller's own
- * reference to @dentry is left to the caller.
+ * reference to @dentry is left to the caller. A one-line wrapper, so that
+ * the older bases, which pin differently, change only it.
  */
 static void lwnfs_pin(struct dentry *dentry, struct inode *inode)
 {
@@ -93,8 +94,9 @@ static void lwnfs_pin(struct dentry *dentry, struct inode *inode)
 
 /*
  * Shut an instance down: the dentries lwnfs_pin() pinned go with it, and
- * with them the inodes and the counters' values. It sits beside
- * lwnfs_pin() because the two must agree on how a dentry is pinned.
+ * with them the inodes and the counters' values. A one-line wrapper beside
+ * lwnfs_pin(), because the two must agree on how a dentry is pinned and
+ * the older bases change both.
  */
 static void lwnfs_kill_pinned(struct super_block *sb)
 {
@@ -212,6 +214,18 @@ static const struct inode_operations lwnfs_simple_dir_iops = {
 	.create		= lwnfs_create_refused,
 };
 
+/*
+ * The owner the mount options give the layout's entries and the root. They
+ * are made before anything else can see the instance, so no lock is taken.
+ */
+static void lwnfs_own(struct inode *inode)
+{
+	const struct lwnfs_mount_opts *opts = &lwnfs_sb(inode->i_sb)->opts;
+
+	inode->i_uid = opts->uid;
+	inode->i_gid = opts->gid;
+}
+
 /**
  * lwnfs_add() - add one of the layout's files or directories to the instance
  * @parent: the directory to add it to
@@ -239,6 +253,7 @@ static struct dentry *lwnfs_add(struct dentry *parent, const char *name,
 		simple_done_creating(dentry);
 		return ERR_CAST(inode);
 	}
+	lwnfs_own(inode);
 	lwnfs_link_entry(d_inode(parent), dentry, inode);
 	simple_done_creating(dentry);
 	return dentry;
@@ -246,15 +261,18 @@ static struct dentry *lwnfs_add(struct dentry *parent, const char *name,
 
 /*
  * Give @inode the owner the options name, under the inode lock that
- * chown(2) takes, so that the two cannot interleave. As after chown(2), a
- * new owner gets no set-ID program: a file loses its S_ISUID and S_ISGID
- * bits (a directory keeps them). ctime moves on, and watchers get an
- * attribute event.
+ * chown(2) takes, so that the two cannot interleave. It changes what
+ * chown(2) by root would, so that a new owner gets no set-ID program: a
+ * file loses S_ISUID, and S_ISGID when it is group-executable (without
+ * group execute the bit is no set-ID program, and chown(2) keeps it); a
+ * directory keeps both. ctime moves on, and watchers get an attribute
+ * event.
  */
 static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts,
 			unsigned int seen)
 {
 	unsigned int ia_valid = ATTR_CTIME;
+	umode_t kill = S_ISUID;
 	struct dentry *alias;
 
 	inode_lock(inode);
@@ -266,8 +284,10 @@ static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts
 		inode->i_gid = opts->gid;
 		ia_valid |= ATTR_GID;
 	}
-	if (!S_ISDIR(inode->i_mode) && (inode->i_mode & (S_ISUID | S_ISGID))) {
-		inode->i_mode &= ~(S_ISUID | S_ISGID);
+	if (inode->i_mode & S_IXGRP)
+		kill |= S_ISGID;
+	if (!S_ISDIR(inode->i_mode) && (inode->i_mode & kill)) {
+		inode->i_mode &= ~kill;
 		ia_valid |= ATTR_MODE;
 	}
 	inode_set_ctime_current(inode);
@@ -290,7 +310,8 @@ static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts
  * walk's write comes after the creator's. The inode list lock only finds
  * the inodes: it is dropped while each is changed, and the reference held
  * on the current one keeps it on the list for the walk to go on from (as
- * drop_pagecache_sb() does).
+ * drop_pagecache_sb() does). A counter removed but still open has no name
+ * left and is passed by too.
  */
 static void lwnfs_chown_all(struct super_block *sb,
 			    const struct lwnfs_mount_opts *opts, unsigned int seen)
@@ -299,7 +320,8 @@ static void lwnfs_chown_all(struct super_block *sb,
 
 	spin_lock(&sb->s_inode_list_lock);
 	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		if (hlist_empty(&inode->i_dentry) || !igrab(inode))
+		if (hlist_empty(&inode->i_dentry) || !inode->i_nlink ||
+		    !igrab(inode))
 			continue;
 		spin_unlock(&sb->s_inode_list_lock);
 		iput(prev);
@@ -327,9 +349,10 @@ static int lwnfs_make_root(struct super_block *sb)
 {
 	struct inode *root;
 
-	root = lwnfs_new_inode(sb, S_IFDIR | 0755);
+	root = lwnfs_new_inode(sb, S_IFDIR | lwnfs_sb(sb)->opts.mode);
 	if (!root)
 		return -ENOMEM;
+	lwnfs_own(root);
 	lwnfs_init_dir(root);
 	sb->s_root = d_make_root(root);
 	return sb->s_root ? 0 : -ENOMEM;
@@ -367,7 +390,8 @@ static const char *const lwnfs_simple_files[] = {
 static int lwnfs_fill_simple(struct super_block *sb)
 {
 	struct dentry *dentry;
-	int i, ret;
+	unsigned int i;
+	int ret;
 
 	ret = lwnfs_make_root(sb);
 	if (ret)
@@ -414,13 +438,7 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (ret == -ENOSPC)
 		return invalfc(fc, "max_entries=%u is fewer than the layout's entries",
 			       ctx->opts.max_entries);
-	if (ret)
-		return ret;
-
-	/* done for both layouts at once, now that their entries exist */
-	lwnfs_chown_all(sb, &fsi->opts, BIT(LWNFS_OPT_UID) | BIT(LWNFS_OPT_GID));
-	lwnfs_set_root_mode(sb, fsi->opts.mode);
-	return 0;
+	return ret;
 }
 
 static void lwnfs_kill_sb(struct super_block *sb)
