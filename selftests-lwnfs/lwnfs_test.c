@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1264,8 +1266,10 @@ static int write_nothing(const char *file)
 /*
  * A write of 0 bytes, at offset 0 or past it, returns 0 and changes
  * nothing, as on a regular file: not the value, not mtime or ctime, and
- * not the set-id bits that a write by the owner clears. The file position
- * stays at 0, where the next write sets the counter.
+ * not the set-id bits, which a write by a task without CAP_FSETID clears
+ * (S_ISUID always, S_ISGID when the file is group-executable, as this
+ * 06755 counter is). The file position stays at 0, where the next write
+ * sets the counter.
  */
 TEST_F(lwnfs, empty_write)
 {
@@ -1374,39 +1378,105 @@ static int attrib_events(int in, const char *name)
 }
 
 /*
- * A remount's uid= and gid= change an entry's owner as chown(2) does: a
- * counter loses S_ISUID and S_ISGID, so that the remount makes no set-id
- * file of a new owner, its ctime moves, and inotify reports IN_ATTRIB on
- * the file's watch and, for the child, on its directory's. A directory
- * keeps its S_ISGID, as chown(2) leaves it.
+ * A remount's uid= and gid= change an entry's owner as chown(2) by root
+ * does: a counter loses S_ISUID, and S_ISGID if it is group-executable, so
+ * that the remount makes no set-id program of a new owner; a counter with
+ * S_ISGID but not S_IXGRP keeps it (06755 becomes 0755, 04644 0644, 02644
+ * stays). Its ctime moves, and inotify reports IN_ATTRIB on the file's
+ * watch and, for the child, on its directory's. A directory keeps its
+ * S_ISGID, as chown(2) leaves it.
  */
 TEST_F(lwnfs, remount_chown_clears_setid)
 {
+	static const struct {
+		const char *name;
+		mode_t mode;	/* set by a chmod after the user's chown */
+		mode_t after;	/* after the remount */
+	} files[] = {
+		{ "counter", 06755, 0755 },
+		{ "suid", 04644, 0644 },
+		{ "sgid", 02644, 02644 },
+	};
 	char *subdir = strdup(path(self->dir, "subdir"));
-	struct stat st0, st;
-	int in_file, in_dir;
+	/* a watch on the directory for each file: attrib_events() empties it */
+	int in_file[ARRAY_SIZE(files)], in_dir[ARRAY_SIZE(files)];
+	struct stat st0[ARRAY_SIZE(files)], st;
+	char *file[ARRAY_SIZE(files)];
+	unsigned int i;
+	int fd;
 
-	/* a user's chown, then chmod, which leaves the bits set */
-	ASSERT_EQ(0, chown(self->counter, 1000, 1000));
-	ASSERT_EQ(0, chmod(self->counter, 06755));
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		file[i] = strdup(path(self->dir, files[i].name));
+		/* the layout's counter, and two new ones */
+		fd = open(file[i], O_CREAT | O_WRONLY, 0644);
+		ASSERT_GE(fd, 0) TH_LOG("create %s: %s", file[i], strerror(errno));
+		close(fd);
+		/* a user's chown, then chmod, which leaves the bits set */
+		ASSERT_EQ(0, chown(file[i], 1000, 1000));
+		ASSERT_EQ(0, chmod(file[i], files[i].mode));
+		expect_owner(_metadata, file[i], S_IFREG | files[i].mode, 1000, 1000);
+	}
 	ASSERT_EQ(0, chmod(subdir, 02755));
-	ASSERT_EQ(0, stat(self->counter, &st0));
-	in_file = watch_attrib(self->counter);
-	ASSERT_GE(in_file, 0);
-	in_dir = watch_attrib(self->dir);
-	ASSERT_GE(in_dir, 0);
-	wait_past(&st0.st_ctim);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		ASSERT_EQ(0, stat(file[i], &st0[i]));
+		in_file[i] = watch_attrib(file[i]);
+		ASSERT_GE(in_file[i], 0);
+		in_dir[i] = watch_attrib(self->dir);
+		ASSERT_GE(in_dir[i], 0);
+	}
+	/* the last file's chmod came after the others': a change shows after it */
+	wait_past(&st0[ARRAY_SIZE(files) - 1].st_ctim);
 
 	ASSERT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT, "uid=2000,gid=2000"));
-	expect_owner(_metadata, self->counter, S_IFREG | 0755, 2000, 2000);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		expect_owner(_metadata, file[i], S_IFREG | files[i].after, 2000, 2000);
+		ASSERT_EQ(0, stat(file[i], &st));
+		EXPECT_TRUE(ts_later(&st.st_ctim, &st0[i].st_ctim))
+			TH_LOG("%s: ctime did not move", files[i].name);
+		EXPECT_LT(0, attrib_events(in_file[i], NULL))
+			TH_LOG("%s: no IN_ATTRIB on its watch", files[i].name);
+		EXPECT_LT(0, attrib_events(in_dir[i], files[i].name))
+			TH_LOG("%s: no IN_ATTRIB on the directory's watch", files[i].name);
+		close(in_dir[i]);
+		close(in_file[i]);
+		free(file[i]);
+	}
 	expect_owner(_metadata, subdir, S_IFDIR | 02755, 2000, 2000);
-	ASSERT_EQ(0, stat(self->counter, &st));
-	EXPECT_TRUE(ts_later(&st.st_ctim, &st0.st_ctim));
-	EXPECT_LT(0, attrib_events(in_file, NULL));
-	EXPECT_LT(0, attrib_events(in_dir, "counter"));
-	close(in_dir);
-	close(in_file);
 	free(subdir);
+}
+
+/*
+ * A remount's uid= gives its owner to the entries that have a name: a
+ * counter removed while it is still open is no longer one of them, and
+ * keeps its owner, its mode and its ctime. The name made again is a new
+ * counter, which the remount reaches.
+ */
+TEST_F(lwnfs, remount_skips_removed)
+{
+	struct stat st0, st;
+	int fd, made;
+
+	fd = open(self->counter, O_RDWR);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ASSERT_EQ(0, fchown(fd, 1000, 1000));
+	ASSERT_EQ(0, fchmod(fd, 04755));
+	ASSERT_EQ(0, unlink(self->counter));
+	ASSERT_EQ(0, fstat(fd, &st0));
+	ASSERT_EQ(0U, st0.st_nlink);
+	made = open(self->counter, O_CREAT | O_EXCL | O_WRONLY, 0644);
+	ASSERT_GE(made, 0) TH_LOG("create: %s", strerror(errno));
+	close(made);
+	/* the unlink's ctime is the removed counter's: a change shows after it */
+	wait_past(&st0.st_ctim);
+
+	ASSERT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT, "uid=2000"));
+	ASSERT_EQ(0, fstat(fd, &st));
+	EXPECT_EQ(1000U, st.st_uid) TH_LOG("the removed counter is owned by %u", st.st_uid);
+	EXPECT_EQ(1000U, st.st_gid);
+	EXPECT_EQ(S_IFREG | 04755U, st.st_mode) TH_LOG("it has mode 0%o", st.st_mode);
+	EXPECT_TRUE(ts_same(&st0.st_ctim, &st.st_ctim));
+	expect_owner(_metadata, self->counter, S_IFREG | 0644, 2000, 0);
+	close(fd);
 }
 
 /*
@@ -2027,7 +2097,15 @@ TEST_F(lwnfs, max_entries_remount)
 	EXPECT_FALSE(set(strstr(mount_options(self->dir), "max_entries=")));
 }
 
-#define RACE_NAMES 10000
+/*
+ * The race of creates and remounts stops once RACE_OVERLAPS remounts have
+ * had creates return while they ran, and fails if RACE_ATTEMPTS remounts
+ * have not got there. RACE_ENTRIES, the instance's max_entries, bounds the
+ * memory the creator can take: reaching it is a failure too.
+ */
+#define RACE_OVERLAPS 3
+#define RACE_ATTEMPTS 1000
+#define RACE_ENTRIES 100000
 
 struct create_race {
 	int made;	/* how many creates have returned */
@@ -2036,16 +2114,19 @@ struct create_race {
 };
 
 /*
- * Create counters r0, r1, ... in @dir, up to RACE_NAMES of them or until
- * race->stop, counting in race->made each create once it has returned;
- * 0, or the errno of a create that failed.
+ * Create counters r0, r1, ... in @dir until race->stop, counting in
+ * race->made each create once it has returned; 0, or the errno of a create
+ * that failed (ENOSPC at max_entries). It dies with the test, should the
+ * test end before it has stopped it.
  */
 static int race_creator(const char *dir, struct create_race *race)
 {
 	char name[PATH_MAX];
 	int i, ret = 0;
 
-	for (i = 0; i < RACE_NAMES && !__atomic_load_n(&race->stop, __ATOMIC_RELAXED); i++) {
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
+		return errno;
+	for (i = 0; !__atomic_load_n(&race->stop, __ATOMIC_RELAXED); i++) {
 		snprintf(name, sizeof(name), "%s/r%d", dir, i);
 		ret = -touch(name, 0644);
 		if (ret)
@@ -2057,25 +2138,37 @@ static int race_creator(const char *dir, struct create_race *race)
 }
 
 /*
- * A remount's uid= races creates by root: each file whose create had
- * returned before the remount(2) call began has a name the remount's walk
- * reaches, so it is owned by the remount's uid; one still being made as
- * the walk passes may keep its creator's. Each remount names a new uid.
- * The remounts are made once the creator has got past a number of files,
- * not after a time: the result is the same however the scheduler runs the
- * two.
+ * A remount's uid= reaches every file whose create returned before the
+ * remount(2) call began, while root goes on creating files. The creator
+ * makes r0, r1, ... until the test stops it. For each remount, which
+ * names a new uid so that none repeats the last, the test samples
+ * race->made just before and just after mount(2) (before and after), and
+ * then checks that each of r0 .. r(before - 1) has that remount's uid.
+ * It remounts until RACE_OVERLAPS remounts have had creates return between
+ * their two samples (after > before), so that the check is made of
+ * remounts that ran while creates went on, and fails if RACE_ATTEMPTS
+ * remounts are not enough. At the end, every file is owned by root, its
+ * creator, or by one of the remounts' uids.
+ *
+ * What it cannot observe is the order inside a remount's walk: which
+ * inode the walk had reached when a concurrent create linked its name, so
+ * whether a file made during a remount should have the remount's owner or
+ * its creator's. Nothing in it depends on how long anything takes: the
+ * test waits for the creator's progress, never for a time.
  */
 TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 {
-	static const int at[] = { 100, 1000, 4000 };
-	char *dir = lwnfs_mount("max_entries=0");
-	int i, n = 0, status, wrong = 0, other = 0;
+	int i, k, before, after = 0, overlaps = 0, wrong = 0, other = 0;
+	int status, made, mount_err = 0;
 	struct create_race *race;
-	unsigned int k, uid;
 	char name[PATH_MAX], opts[32];
+	unsigned int uid = 0;
 	struct stat st;
+	char *dir;
 	pid_t pid;
 
+	snprintf(opts, sizeof(opts), "max_entries=%d", RACE_ENTRIES);
+	dir = lwnfs_mount(opts);
 	ASSERT_TRUE(set(dir));
 	race = mmap(NULL, sizeof(*race), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -2085,34 +2178,52 @@ TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(race_creator(dir, race));
-	for (k = 0; k < ARRAY_SIZE(at); k++) {
-		while (__atomic_load_n(&race->made, __ATOMIC_ACQUIRE) < at[k] &&
+
+	/* no ASSERT until the creator has stopped: it would go on without us */
+	for (k = 0; k < RACE_ATTEMPTS && overlaps < RACE_OVERLAPS && !wrong; k++) {
+		/* remount while the creator makes files: one more since the last */
+		while (__atomic_load_n(&race->made, __ATOMIC_ACQUIRE) <= after &&
 		       !__atomic_load_n(&race->done, __ATOMIC_ACQUIRE))
 			usleep(1000);
-		n = __atomic_load_n(&race->made, __ATOMIC_ACQUIRE);
-		/* a new owner each time, so that no remount repeats the last */
+		if (__atomic_load_n(&race->done, __ATOMIC_ACQUIRE))
+			break;
 		uid = 2000 + k;
 		snprintf(opts, sizeof(opts), "uid=%u", uid);
-		ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, opts));
-		for (i = 0; i < n; i++) {
+		before = __atomic_load_n(&race->made, __ATOMIC_ACQUIRE);
+		if (mount(NULL, dir, NULL, MS_REMOUNT, opts)) {
+			mount_err = errno;
+			break;
+		}
+		after = __atomic_load_n(&race->made, __ATOMIC_ACQUIRE);
+		overlaps += after > before;
+		for (i = 0; i < before; i++) {
 			snprintf(name, sizeof(name), "%s/r%d", dir, i);
-			ASSERT_EQ(0, stat(name, &st)) TH_LOG("stat %s: %s", name, strerror(errno));
+			if (stat(name, &st)) {
+				TH_LOG("remount %d: stat r%d: %s", k, i, strerror(errno));
+				wrong++;
+				break;
+			}
 			if (st.st_uid == uid)
 				continue;
 			if (!wrong++)
-				TH_LOG("remount %u: r%d of the %d made before it is owned by %u",
-				       k, i, n, st.st_uid);
+				TH_LOG("remount %d: r%d (of %d made before it) has uid %u, not %u",
+				       k, i, before, st.st_uid, uid);
 		}
 	}
 	__atomic_store_n(&race->stop, 1, __ATOMIC_RELAXED);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("create: %s", strerror(WEXITSTATUS(status)));
-	EXPECT_LE(at[ARRAY_SIZE(at) - 1], n) TH_LOG("the creator stopped early");
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("the creator stopped after %d files: %s", race->made,
+		       strerror(WEXITSTATUS(status)));
+	EXPECT_EQ(0, mount_err) TH_LOG("remount %d: %s", k, strerror(mount_err));
 	EXPECT_EQ(0, wrong);
-	/* the files made later are the creator's or the remount's */
-	n = race->made;
-	for (i = 0; i < n; i++) {
+	EXPECT_LE(RACE_OVERLAPS, overlaps)
+		TH_LOG("only %d of %d remounts had creates return while they ran",
+		       overlaps, k);
+	/* every file: its creator's owner, or one a remount gave it */
+	made = race->made;
+	for (i = 0; i < made; i++) {
 		snprintf(name, sizeof(name), "%s/r%d", dir, i);
 		ASSERT_EQ(0, stat(name, &st));
 		other += st.st_uid != 0 && (st.st_uid < 2000 || st.st_uid > uid);
