@@ -640,7 +640,7 @@ static void lwnfs_test_kthreads(struct kunit *test)
 		t[started] = kthread_create(lwnfs_test_reader_fn, &r[started],
 					    "lwnfs-test/%d", started);
 		if (IS_ERR(t[started])) {
-			KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(t[started]));
+			KUNIT_FAIL(test, "kthread_create: %pe", t[started]);
 			break;
 		}
 		/* held before the thread runs, so it cannot exit first */
