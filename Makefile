@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches post sync apply consumers build selftest guest cross kunit-uml check check-all soak bench lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches post sync apply consumers build selftest guest cross kunit-uml cocci check check-all soak bench lint
 
 help:
 	@echo "lwnfs: the LWN counter filesystem as a kernel patch series"
@@ -44,6 +44,7 @@ help:
 	@echo "                   build, selftest, guest: LWNFS_ARCH=x86_64|arm64 (configs/arch.conf)"
 	@echo "  make cross       build BASE for arm and riscv64 (=y, =m, W=1, kselftest)"
 	@echo "  make kunit-uml   run BASE's KUnit suite on UML with kunit.py"
+	@echo "  make cocci       BASE's own Coccinelle checks (make coccicheck) on fs/lwnfs"
 	@echo "  make lint        shellcheck the scripts"
 	@echo
 	@echo "Cache: $${LWNFS_CACHE:-$$HOME/.cache/lwnfs} (set LWNFS_CACHE to move it)"
@@ -103,6 +104,9 @@ cross:
 
 kunit-uml:
 	@$(S)/kunit-uml.sh $(BASE)
+
+cocci:
+	@$(S)/check-cocci.sh $(BASE)
 
 lint:
 	@$(S)/lint.sh

@@ -18,6 +18,8 @@
 #             the y variant's fragments once the patch has the KUnit option
 #   allmod    allmodconfig
 #   clang     the y config with LLVM (bases.conf's clang column)
+# Each configs/NAME.config is followed by configs/BASE/NAME.config where a
+# base has one (a base whose Kconfig lacks or differs in some option).
 #
 # LWNFS_ARCH (default x86_64) picks a row of configs/arch.conf. Extra make
 # arguments (W=1, C=2 ...) may be given in MAKEFLAGS_EXTRA. The build
@@ -77,6 +79,15 @@ kasan | kcsan)
 	;;
 *) die "unknown variant '$variant' (y, m, n, kunitm, bisect, allmod, clang, kasan, kcsan, bench, benchm)" ;;
 esac
+# A base whose Kconfig differs has its own lines for a fragment in
+# configs/BASE/NAME.config, read right after configs/NAME.config: where
+# both name a symbol, the base's line wins.
+with_base=()
+for f in "${frags[@]}"; do
+	with_base+=("$f")
+	[ "${f%/*}" != "$CONFIGS" ] || [ ! -f "$CONFIGS/$base/${f##*/}" ] || with_base+=("$CONFIGS/$base/${f##*/}")
+done
+frags=("${with_base[@]}")
 [ $# -gt 0 ] || set -- all
 bd=$(build_dir "$base" "$arch-$variant")
 stamp=$bd/.lwnfs-build

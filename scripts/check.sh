@@ -131,8 +131,9 @@ done
 # make check runs every kind of check at least once: all of them on the
 # newest base; on the others the series' own checks (it applies, its
 # style, each patch builds, lwnfs =y boots and passes KUnit and the
-# kselftest, sparse, the docs), with clang on the newest base that
-# bases.conf says clang can build. make check-all runs all on every base.
+# kselftest, sparse, coccicheck, the docs), with clang on the newest base
+# that bases.conf says clang can build. make check-all runs all on every
+# base.
 clang_base=
 for b in "${bases[@]}"; do
 	[ -n "$clang_base" ] || [ "$(base_field "$b" clang)" = no ] || clang_base=$b
@@ -155,6 +156,7 @@ for b in "${bases[@]}"; do
 	stage "$b: bisect: each patch builds (W=1)" "$S/check-bisect.sh" "$b"
 	stage "$b: sparse C=2 W=1 fs/lwnfs/" "$S/check-warnings.sh" "$b" sparse
 	stage "$b: htmldocs filesystems" "$S/check-docs.sh" "$b"
+	stage "$b: coccicheck fs/lwnfs/" "$S/check-cocci.sh" "$b"
 	if [ $full = 1 ]; then
 		if stage "$b: build CONFIG_LWNFS=m" "$S/build.sh" "$b" m &&
 			stage "$b: kselftest build =m (static)" "$S/selftest.sh" "$b" m; then

@@ -12,6 +12,7 @@ PACKAGES=(
 	git patch quilt ccache dpkg-dev shellcheck rsync util-linux
 	python3-sphinx python3-yaml python3-ply python3-git
 	busybox-static file trinity gnuplot-nox
+	coccinelle ocaml
 )
 # the LLVM versions bases.conf builds with, and each architecture's QEMU,
 # cross compiler and C library (for the static kselftest)
