@@ -72,10 +72,10 @@ stage() {
 	return $rc
 }
 
-# soak_stages BASE STRESS TRINITY: the KASAN + lockdep + kmemleak guest,
+# soak_stages BASE STRESS TRINITY: the KASAN + UBSAN + lockdep + kmemleak guest,
 # with the fault-injection sweep and STRESS and TRINITY seconds of each.
 soak_stages() {
-	stage "$1: debug build (KASAN, lockdep, kmemleak)" "$S/build.sh" "$1" kasan &&
+	stage "$1: debug build (KASAN, UBSAN, lockdep, kmemleak)" "$S/build.sh" "$1" kasan &&
 		stage "$1: kselftest build (KASAN)" "$S/selftest.sh" "$1" kasan &&
 		stage "$1: KASAN guest: soak, faults, trinity $3s" \
 			env SOAK_STRESS="$2" SOAK_TRINITY="$3" "$S/guest.sh" "$1" kasan soak
