@@ -672,9 +672,9 @@ static void lwnfs_test_kthreads(struct kunit *test)
 }
 
 /*
- * A counter has no size: a write leaves i_size 0, any size but 0 is
- * refused, and truncating to 0, which open(O_TRUNC) does, is allowed and
- * keeps the value, since a truncation is not a write.
+ * A counter has no size: any size but 0 is refused, and truncating to 0,
+ * which open(O_TRUNC) does, is allowed and keeps the value, since a
+ * truncation is not a write.
  */
 static void lwnfs_test_truncate(struct kunit *test)
 {
@@ -683,7 +683,6 @@ static void lwnfs_test_truncate(struct kunit *test)
 	struct file *t;
 
 	KUNIT_ASSERT_EQ(test, 3, lwnfs_test_put(f, "42\n"));
-	KUNIT_EXPECT_EQ(test, 0LL, i_size_read(file_inode(f)));
 	KUNIT_EXPECT_EQ(test, -EINVAL, vfs_truncate(&f->f_path, 1 << 30));
 	KUNIT_EXPECT_EQ(test, -EINVAL, vfs_truncate(&f->f_path, 1));
 	KUNIT_EXPECT_EQ(test, 0, vfs_truncate(&f->f_path, 0));

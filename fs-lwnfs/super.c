@@ -108,9 +108,9 @@ static void lwnfs_kill_pinned(struct super_block *sb)
  * @sb: the instance
  * @mode: its type and permissions; a regular file becomes a counter at 0
  *
- * The entry counts against max_entries until its inode is freed. The inode
- * and the counter's value are charged to the memory cgroup of the task
- * that makes them.
+ * The entry counts against max_entries until its inode is evicted with no
+ * link left. The inode and the counter's value are charged to the memory
+ * cgroup of the task that makes them.
  *
  * Return: the inode, or ERR_PTR(-ENOSPC) when the instance is full, or
  * ERR_PTR(-ENOMEM).
@@ -276,6 +276,11 @@ static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts
 	struct dentry *alias;
 
 	inode_lock(inode);
+	/* removed since the walk found it: unlink drops the link under this lock */
+	if (!inode->i_nlink) {
+		inode_unlock(inode);
+		return;
+	}
 	if (seen & BIT(LWNFS_OPT_UID)) {
 		inode->i_uid = opts->uid;
 		ia_valid |= ATTR_UID;
@@ -284,20 +289,32 @@ static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts
 		inode->i_gid = opts->gid;
 		ia_valid |= ATTR_GID;
 	}
-	if (inode->i_mode & S_IXGRP)
+	/* S_ISGID is a set-ID program only with group execute (S_IXGRP) */
+	if (inode->i_mode & 0010)
 		kill |= S_ISGID;
 	if (!S_ISDIR(inode->i_mode) && (inode->i_mode & kill)) {
 		inode->i_mode &= ~kill;
 		ia_valid |= ATTR_MODE;
 	}
 	inode_set_ctime_current(inode);
-	inode_unlock(inode);
-
+	/* under the lock, as notify_change() sends it, so events keep order */
 	alias = d_find_alias(inode);
 	if (alias) {
 		fsnotify_change(alias, ia_valid);
 		dput(alias);
 	}
+	inode_unlock(inode);
+}
+
+/* Whether @inode has its dentry yet, as its creator set it: under i_lock. */
+static bool lwnfs_named(struct inode *inode)
+{
+	bool named;
+
+	spin_lock(&inode->i_lock);
+	named = !hlist_empty(&inode->i_dentry);
+	spin_unlock(&inode->i_lock);
+	return named;
 }
 
 /*
@@ -305,13 +322,13 @@ static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts
  * entry still being made, which keeps the owner its creator gives it: such
  * an inode is on the list from new_inode() on, and gets its dentry under
  * its i_lock once the owner is set, so one seen with no dentry is passed
- * by. One seen with a dentry has its creator's owner set already, and
- * igrab() takes that i_lock before the walk writes the owner, so the
- * walk's write comes after the creator's. The inode list lock only finds
- * the inodes: it is dropped while each is changed, and the reference held
- * on the current one keeps it on the list for the walk to go on from (as
- * drop_pagecache_sb() does). A counter removed but still open has no name
- * left and is passed by too.
+ * by. One seen with a dentry has its creator's owner set already, and the
+ * walk looks for the dentry under that i_lock (igrab() need not take it),
+ * so the walk's write comes after the creator's. The inode list lock only
+ * finds the inodes: it is dropped while each is changed, and the reference
+ * held on the current one keeps it on the list for the walk to go on from
+ * (as drop_pagecache_sb() does). A counter removed but still open has no
+ * name left, and lwnfs_chown() passes it by.
  */
 static void lwnfs_chown_all(struct super_block *sb,
 			    const struct lwnfs_mount_opts *opts, unsigned int seen)
@@ -320,8 +337,7 @@ static void lwnfs_chown_all(struct super_block *sb,
 
 	spin_lock(&sb->s_inode_list_lock);
 	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		if (hlist_empty(&inode->i_dentry) || !inode->i_nlink ||
-		    !igrab(inode))
+		if (!lwnfs_named(inode) || !igrab(inode))
 			continue;
 		spin_unlock(&sb->s_inode_list_lock);
 		iput(prev);
@@ -341,8 +357,8 @@ static void lwnfs_set_root_mode(struct super_block *sb, umode_t mode)
 	inode_lock(root);
 	root->i_mode = S_IFDIR | mode;
 	inode_set_ctime_current(root);
-	inode_unlock(root);
 	fsnotify_change(sb->s_root, ATTR_MODE | ATTR_CTIME);
+	inode_unlock(root);
 }
 
 static int lwnfs_make_root(struct super_block *sb)

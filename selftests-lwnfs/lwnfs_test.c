@@ -2098,17 +2098,18 @@ TEST_F(lwnfs, max_entries_remount)
 }
 
 /*
- * The race of creates and remounts stops once RACE_OVERLAPS remounts have
- * had creates return while they ran, and fails if RACE_ATTEMPTS remounts
- * have not got there. RACE_ENTRIES, the instance's max_entries, bounds the
- * memory the creator can take: reaching it is a failure too.
+ * The race of creates and remounts makes RACE_REMOUNTS remounts. The
+ * creator is held while the test checks the files, so the files it makes
+ * grow with the remounts, not with the checks; RACE_ENTRIES, the
+ * instance's max_entries, bounds them all the same, and reaching it is a
+ * failure.
  */
-#define RACE_OVERLAPS 3
-#define RACE_ATTEMPTS 1000
+#define RACE_REMOUNTS 10
 #define RACE_ENTRIES 100000
 
 struct create_race {
 	int made;	/* how many creates have returned */
+	int hold;	/* set by the test: no creates for now */
 	int stop;	/* set by the test: no more creates */
 	int done;	/* set by the creator when it stops */
 };
@@ -2127,6 +2128,9 @@ static int race_creator(const char *dir, struct create_race *race)
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
 		return errno;
 	for (i = 0; !__atomic_load_n(&race->stop, __ATOMIC_RELAXED); i++) {
+		while (__atomic_load_n(&race->hold, __ATOMIC_RELAXED) &&
+		       !__atomic_load_n(&race->stop, __ATOMIC_RELAXED))
+			usleep(1000);
 		snprintf(name, sizeof(name), "%s/r%d", dir, i);
 		ret = -touch(name, 0644);
 		if (ret)
@@ -2144,16 +2148,14 @@ static int race_creator(const char *dir, struct create_race *race)
  * names a new uid so that none repeats the last, the test samples
  * race->made just before and just after mount(2) (before and after), and
  * then checks that each of r0 .. r(before - 1) has that remount's uid.
- * It remounts until RACE_OVERLAPS remounts have had creates return between
- * their two samples (after > before), so that the check is made of
- * remounts that ran while creates went on, and fails if RACE_ATTEMPTS
- * remounts are not enough. At the end, every file is owned by root, its
- * creator, or by one of the remounts' uids.
+ * How many remounts had creates return while they ran (after > before)
+ * is logged, not asserted: that is up to the scheduler. At the end, every
+ * file is owned by root, its creator, or by one of the remounts' uids.
  *
  * What it cannot observe is the order inside a remount's walk: which
  * inode the walk had reached when a concurrent create linked its name, so
  * whether a file made during a remount should have the remount's owner or
- * its creator's. Nothing in it depends on how long anything takes: the
+ * its creator's. Its checks do not depend on how long anything takes: the
  * test waits for the creator's progress, never for a time.
  */
 TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
@@ -2180,7 +2182,7 @@ TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 		_exit(race_creator(dir, race));
 
 	/* no ASSERT until the creator has stopped: it would go on without us */
-	for (k = 0; k < RACE_ATTEMPTS && overlaps < RACE_OVERLAPS && !wrong; k++) {
+	for (k = 0; k < RACE_REMOUNTS && !wrong; k++) {
 		/* remount while the creator makes files: one more since the last */
 		while (__atomic_load_n(&race->made, __ATOMIC_ACQUIRE) <= after &&
 		       !__atomic_load_n(&race->done, __ATOMIC_ACQUIRE))
@@ -2196,6 +2198,7 @@ TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 		}
 		after = __atomic_load_n(&race->made, __ATOMIC_ACQUIRE);
 		overlaps += after > before;
+		__atomic_store_n(&race->hold, 1, __ATOMIC_RELAXED);
 		for (i = 0; i < before; i++) {
 			snprintf(name, sizeof(name), "%s/r%d", dir, i);
 			if (stat(name, &st)) {
@@ -2209,6 +2212,7 @@ TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 				TH_LOG("remount %d: r%d (of %d made before it) has uid %u, not %u",
 				       k, i, before, st.st_uid, uid);
 		}
+		__atomic_store_n(&race->hold, 0, __ATOMIC_RELAXED);
 	}
 	__atomic_store_n(&race->stop, 1, __ATOMIC_RELAXED);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -2218,9 +2222,7 @@ TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 		       strerror(WEXITSTATUS(status)));
 	EXPECT_EQ(0, mount_err) TH_LOG("remount %d: %s", k, strerror(mount_err));
 	EXPECT_EQ(0, wrong);
-	EXPECT_LE(RACE_OVERLAPS, overlaps)
-		TH_LOG("only %d of %d remounts had creates return while they ran",
-		       overlaps, k);
+	TH_LOG("%d of %d remounts had creates return while they ran", overlaps, k);
 	/* every file: its creator's owner, or one a remount gave it */
 	made = race->made;
 	for (i = 0; i < made; i++) {
