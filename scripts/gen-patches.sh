@@ -230,13 +230,17 @@ make_states() {
 # conflict that has a sure answer is a base delta changing lines that the
 # state does not have yet, because a later patch adds them: the state's side
 # of the conflict is empty and wins. Any other conflict fails.
+# The merge is asked for diff3 output (with the base's side): without it,
+# git trims lines common to both sides off a conflict, and a state's empty
+# side can come out holding a line or two that the merge moved there.
 resolve_removed() {
 	awk '
 		/^<<<<<<< / { in_ours = 1; ours = 0; next }
-		/^=======$/ && in_ours { in_ours = 0; in_theirs = 1; if (ours) exit 1; next }
+		/^\|\|\|\|\|\|\| / && in_ours { in_ours = 0; in_base = 1; if (ours) exit 1; next }
+		/^=======$/ && in_base { in_base = 0; in_theirs = 1; next }
 		/^>>>>>>> / && in_theirs { in_theirs = 0; next }
 		in_ours { ours++; next }
-		in_theirs { next }
+		in_base || in_theirs { next }
 		{ print }'
 }
 
@@ -250,7 +254,7 @@ merge_states() {
 	for ((k = 1; k <= n; k++)); do
 		while IFS= read -r f; do
 			[ -f "$final/$f" ] || continue
-			git merge-file -q -p "$dir/$k/$f" "$dir/$n/$f" "$final/$f" >"$work/merged" || true
+			git merge-file -q -p --diff3 "$dir/$k/$f" "$dir/$n/$f" "$final/$f" >"$work/merged" || true
 			resolve_removed <"$work/merged" >"$dir/$k/$f" ||
 				die "the base delta and split/ both change the same lines of $f (state $k); move one of them"
 		done < <(cd "$dir/$k" && find . -type f | sed 's|^\./||')
