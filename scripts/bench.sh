@@ -66,7 +66,7 @@ sections() {
 
 # foot WHO OBJECT...: the BENCH lines of one set of objects
 foot() {
-	local who=$1 t r d i
+	local who=$1 t r d i st
 	shift
 	read -r t r d i < <(sections "$@")
 	[[ "$t$r$d$i" =~ ^[0-9]+$ ]] || die "size -A failed on $*"
@@ -76,7 +76,9 @@ foot() {
 	echo "BENCH foot init $who 1 $i"
 	# size's own text column (code, read-only data and the rest it counts
 	# as text), the figure the footprint target is stated in
-	echo "BENCH foot sizetext $who 1 $(size -t "$@" | awk 'END { print $1 }')"
+	st=$(size -t "$@" | awk 'END { print $1 }')
+	[[ "$st" =~ ^[0-9]+$ ]] || die "size -t failed on $*"
+	echo "BENCH foot sizetext $who 1 $st"
 }
 
 {

@@ -19,6 +19,8 @@ set -euo pipefail
 base=${1:?usage: $0 BASE}
 need_applied "$base"
 spatch=$(command -v "${SPATCH:-spatch}") || die "'${SPATCH:-spatch}' not found; run: make deps (or: apt-get install coccinelle)"
+# make runs with -C: a relative SPATCH must not stay relative
+spatch=$(realpath "$spatch")
 # the semantic patches with OCaml scripts compile them with ocamlopt
 need_cmd ocamlopt ocaml
 tree=$(tree_dir "$base")
@@ -30,17 +32,21 @@ log=$scratch/log
 mkdir -p "$scratch/o" "$scratch/mo"
 ver=$("$spatch" --version | sed -n '1s/^spatch version \([^ ]*\).*/\1/p')
 
-# spatch must parse all of fs/lwnfs
-"$spatch" --parse-c "$dir" >"$scratch/parse" 2>&1 || { cat "$scratch/parse"; die "spatch --parse-c failed on fs/lwnfs"; }
-if ! grep -qE '^NB total files = [1-9][0-9]*; perfect = [0-9]+; pbs = 0;' "$scratch/parse" ||
+before=$(git -C "$tree" status --porcelain --ignored)
+# spatch must parse all of fs/lwnfs, its header too: most semantic patches
+# run with --include-headers
+"$spatch" --parse-ch "$dir" >"$scratch/parse" 2>&1 || { cat "$scratch/parse"; die "$base: spatch --parse-ch failed on fs/lwnfs"; }
+if ! grep -qE '^NB total files = ([1-9][0-9]*); perfect = \1; pbs = 0; timeout = 0;' "$scratch/parse" ||
 	! grep -qE '^nb good = [0-9]+, +nb bad = 0 ' "$scratch/parse"; then
-	grep -E '^(PARSING|BAD|bad|NB total|nb good)' "$scratch/parse"
+	grep -E '^(PARSING|BAD|bad|NB total|nb good)' "$scratch/parse" || true
 	die "$base: spatch $ver cannot parse all of fs/lwnfs (above), so coccicheck would not look there"
 fi
 
-before=$(git -C "$tree" status --porcelain --ignored)
 rc=0
-make -C "$tree" O="$scratch/o" MO="$scratch/mo" M="$dir" SPATCH="$spatch" MODE=report J="$JOBS" coccicheck >"$log" 2>&1 || rc=$?
+# nothing of an outer make or of a debugging session may reach coccicheck:
+# an inherited jobserver warning, V=, C=, or a COCCI= that runs one patch
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u COCCI -u SPFLAGS -u DEBUG_FILE -u V -u C \
+	make -C "$tree" O="$scratch/o" MO="$scratch/mo" M="$dir" SPATCH="$spatch" MODE=report J="$JOBS" coccicheck >"$log" 2>&1 || rc=$?
 [ "$(git -C "$tree" status --porcelain --ignored)" = "$before" ] ||
 	die "$base: coccicheck changed the source tree: $(git -C "$tree" status --porcelain --ignored | head -n 5 | tr '\n' ' ')"
 [ "$rc" -eq 0 ] || { cat "$log"; die "$base: make coccicheck failed (exit status $rc)"; }
@@ -53,7 +59,7 @@ fi
 # must be some, and each must have looked at fs/lwnfs.
 run=$(grep -cE '^[^ ]*spatch -D report ' "$log" || true)
 [ "$run" -gt 0 ] || { cat "$log"; die "$base: coccicheck ran no semantic patch"; }
-dirs=$(grep -E '^[^ ]*spatch -D report ' "$log" | grep -oE -- '--dir [^ ]+' | sort -u)
+dirs=$(grep -E '^[^ ]*spatch -D report ' "$log" | { grep -oE -- '--dir [^ ]+' || true; } | sort -u)
 [ "$dirs" = "--dir $dir" ] ||
 	die "$base: coccicheck's spatch looked at '${dirs//$'\n'/, }', not at --dir $dir"
 
