@@ -8,7 +8,7 @@
 #          log line with WARNING:, BUG:, Oops or a sanitizer report
 #   soak   (VARIANT kasan or kcsan: the debug guests) KUnit at insmod, the
 #          kselftest, soak/lwnfs_soak's stress and race for SOAK_STRESS
-#          seconds each (default 60) and, with fault injection in the
+#          seconds each (default 60; 0: neither) and, with fault injection in the
 #          kernel, its fault sweep; trinity for SOAK_TRINITY seconds
 #          (default 0: none); the module cycles; kmemleak. Fails as test
 #          does, on a kmemleak report with an lwnfs frame, and on a KCSAN
@@ -90,7 +90,7 @@ stress=${SOAK_STRESS:-60} trinity=${SOAK_TRINITY:-0} bench_runs=${BENCH_RUNS:-5}
 for v in "SOAK_STRESS=$stress" "BENCH_RUNS=$bench_runs" "SOAK_TRINITY=$trinity"; do
 	[[ "${v#*=}" =~ ^[0-9]+$ ]] || die "${v%%=*} must be a number, not '${v#*=}'"
 done
-{ [ "$stress" -gt 0 ] && [ "$bench_runs" -gt 0 ]; } || die "SOAK_STRESS and BENCH_RUNS must be at least 1"
+[ "$bench_runs" -gt 0 ] || die "BENCH_RUNS must be at least 1"
 if [ "$mode" = bench ]; then
 	bench_mod=$bd/bench-debugfs/lwnfs_bench_debugfs.ko
 	[ -f "$bench_mod" ] || die "no bench module in $bd; run: make bench BASE=$base"
@@ -148,21 +148,8 @@ if [ "$rc" -eq 124 ]; then
 	die "$base ($arch, CONFIG_LWNFS=$variant): the guest did not finish in ${limit}s (GUEST_TIMEOUT); stopped"
 fi
 
-# the guest must have had the CPUs it was given: for a long time -smp 2
-# gave the x86_64 guests one, and nothing noticed
-grep -qE "^smp: Brought up [0-9]+ nodes?, $smp CPUs" "$log" ||
-	die "the guest did not bring up $smp CPUs: $(grep -m 1 'smp: Brought up' "$log" || echo 'no smp line') (log: $log)"
-
-# what the kernel prints when something went wrong in it (or when lockdep
-# turned itself off, or console lines were lost)
-problem_re='WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|KCSAN:|kmemleak:|possible (circular|recursive) locking|general protection fault|blocked for more than|soft lockup|ODEBUG:|Busy inodes after unmount|trying to register non-static key|detected stalls|invoked oom-killer|messages dropped'
-# a stack frame in lwnfs: one of its functions, or its modules
-lwnfs_frame='\[lwnfs(_kunit)?\]|lwnfs_[a-z0-9_]+\+0x'
-
 if [ "$mode" = bench ]; then
-	bad=$(grep -E "$problem_re|^bench: FAIL|^not ok " "$log" || true)
-	[ -z "$bad" ] || { echo "$bad"; die "$base: the bench guest failed (log: $log)"; }
-	grep -q '^LWNFS-GUEST-END rc=0' "$log" || die "the bench guest did not finish cleanly (log: $log)"
+	"$LWNFS_TOP/scripts/verdict.sh" --mode bench --smp "$smp" "$log" || die "$base: the bench guest failed (log: $log)"
 	info "$base: the bench guest ran in $((SECONDS - start))s (log: $log)"
 	exit 0
 fi
@@ -174,143 +161,20 @@ if [ "$mode" = demo ]; then
 	exit 0
 fi
 
-# kunit_output LOG MODE: the KUnit output for kunit.py parse. In soak mode
-# the suite runs at insmod, after the empty one of boot. From v6.x the
-# module prints its own TAP header; v5.10's prints only the suite, so
-# that is given the header and plan that boot would have printed.
-kunit_output() {
-	if [ "$2" != soak ]; then
-		cat "$1"
-	elif sed -n '/^LWNFS-GUEST-START/,/# Subtest: lwnfs/p' "$1" | grep -qE '^K?TAP version'; then
-		sed -n '/^LWNFS-GUEST-START/,$p' "$1"
-	else
-		printf 'TAP version 14\n1..1\n'
-		sed -n '/^LWNFS-GUEST-START/,$p' "$1" |
-			sed -n '/^[[:space:]]*# Subtest: lwnfs/,/^\(not \)\{0,1\}ok [0-9]* - lwnfs$/p'
-	fi
-}
-
-# Verdict for test and soak mode. With CONFIG_LWNFS_KUNIT_TEST=y the KUnit
-# suite ran at boot, in soak mode at insmod; the kernel's own kunit.py
-# parses its KTAP, and it must have run exactly the number of tests
-# bases.conf gives for the base: a lost case fails too.
-kunit_fail=0 kunit_summary=
+# The verdict (scripts/verdict.sh): what must be in the log, from the
+# build's configuration and the tree's kselftest.
+verdict=(--mode "$mode" --smp "$smp"
+	--kselftests "$(grep -c '^TEST\(_F\)\?\(_TIMEOUT\)\?(' "$(tree_dir "$base")/tools/testing/selftests/filesystems/lwnfs/lwnfs_test.c")")
 if grep -q '^CONFIG_LWNFS_KUNIT_TEST=y' "$bd/.config" || [ "$mode" = soak ]; then
-	tree=$(tree_dir "$base")
-	expected=$(base_field "$base" kunit)
-	parsed=$(kunit_output "$log" "$mode" |
-		python3 "$tree/tools/testing/kunit/kunit.py" parse 2>&1) || kunit_fail=1
-	ran=$(kunit_ran <<<"$parsed")
-	kunit_summary=$(sed 's/\x1b\[[0-9;]*m//g; s/^\[[0-9:]*\] //' <<<"$parsed" | grep -E 'Ran [0-9]+ tests|tests run' | tail -n 1 || true)
-	if [ -z "$ran" ] || [ "$ran" -ne "$expected" ]; then
-		kunit_fail=1
-		kunit_summary="KUnit ran ${ran:-no} tests, expected $expected (bases.conf)"
-	fi
+	verdict+=(--kunit "$(base_field "$base" kunit)" --kunit-py "$(tree_dir "$base")/tools/testing/kunit/kunit.py")
 fi
-
-judged=$log
-soak_summary=
-
-# reason LINE...: why the guest failed, printed now and again at the end;
-# the guest failed if there is any
-reasons=()
-reason() {
-	printf '%s\n' "$@"
-	reasons+=("$@")
-}
 if [ "$mode" = soak ]; then
-	# A KCSAN report (between two lines of "=") that names no lwnfs
-	# function or module is listed in a file of its own and its BUG line
-	# is not judged: the rest of the kernel has its own known data races.
-	# The rest of such a block is judged all the same, since another CPU
-	# may have printed into it. kmemleak's report is judged on its own
-	# below; kernel lines printed while it was read are judged here.
-	judged=$log.judged
-	LWNFS_FRAME=$lwnfs_frame awk -v other="$log.kcsan-other" '
-		function flush(   i, kcsan, ours) {
-			for (i = 1; i <= nb; i++) {
-				if (b[i] ~ /BUG: KCSAN:/) kcsan = 1
-				if (b[i] ~ ENVIRON["LWNFS_FRAME"]) ours = 1
-			}
-			for (i = 1; i <= nb; i++) {
-				if (kcsan && !ours) {
-					print b[i] >other
-					if (b[i] ~ /BUG: KCSAN:/) continue
-				}
-				print b[i]
-			}
-			nb = 0
-		}
-		/^LWNFS-KMEMLEAK-START/ { km = 1; next }
-		km && /^LWNFS-KMEMLEAK-END/ { km = 0; next }
-		km && (/^unreferenced object/ || /^[ \t]/) { next }
-		/kmemleak: ([0-9]+ new suspected memory leaks|Kernel memory leak detector initialized)/ { next }
-		length($0) >= 40 && /^(\[[^]]*\] )?=+$/ {
-			b[++nb] = $0
-			if (inblk) flush()
-			inblk = !inblk
-			next
-		}
-		inblk { b[++nb] = $0; next }
-		{ print }
-		END { if (inblk) flush() }' "$log" >"$judged"
-	: >>"$log.kcsan-other"
-	races=$(grep -c 'BUG: KCSAN:' "$log.kcsan-other" || true)
-	[ "$races" -eq 0 ] || soak_summary="$races KCSAN reports outside lwnfs (listed in $log.kcsan-other)"
-	if grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$bd/.config"; then
-		if ! grep -q '^LWNFS-KMEMLEAK-END' "$log"; then
-			reason "kmemleak: no report"
-		fi
-		# a frame of lwnfs, or one that no symbol names any more: the
-		# code of a module since unloaded (lwnfs or its KUnit tests)
-		leaks=$(sed -n '/^LWNFS-KMEMLEAK-START/,/^LWNFS-KMEMLEAK-END/p' "$log" |
-			LWNFS_FRAME=$lwnfs_frame awk '
-				/unreferenced object/ { n++ }
-				n { r[n] = r[n] $0 "\n" }
-				n && ($0 ~ ENVIRON["LWNFS_FRAME"] || /^ +(\[<[^>]*>\] )?0x[0-9a-f]+$/) { hit[n] = 1 }
-				END { for (i = 1; i <= n; i++) if (hit[i]) printf "%s", r[i] }')
-		others=$(sed -n '/^LWNFS-KMEMLEAK-START/,/^LWNFS-KMEMLEAK-END/p' "$log" | grep -c 'unreferenced object' || true)
-		if [ -n "$leaks" ]; then
-			reason "kmemleak: leaks with an lwnfs frame:" "$leaks"
-		fi
-		soak_summary="kmemleak: $others reports, none in lwnfs${soak_summary:+; $soak_summary}"
-	fi
-	# the phases that must have run, so that none passes by being skipped
-	want_ok=("soak: stress" "soak: race on one counter")
-	grep -q '^CONFIG_FAULT_INJECTION=y' "$bd/.config" && want_ok+=("soak: fault injection")
-	[ "$trinity" -eq 0 ] || want_ok+=("trinity: ran for the full $trinity s and stopped" "trinity: it reached lwnfs")
-	for w in "${want_ok[@]}"; do
-		grep -qE "^ok [0-9]+ $w" "$log" || reason "the guest did not pass '$w'"
-	done
+	verdict+=(--stress "$stress" --trinity "$trinity")
+	grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$bd/.config" && verdict+=(--kmemleak)
+	grep -q '^CONFIG_FAULT_INJECTION=y' "$bd/.config" && verdict+=(--faults)
 fi
-
-problems=$(grep -E "$problem_re" "$judged" || true)
-notok=$(grep -E '^[[:space:]]*(# )?not ok ' "$log" || true)
-skips=$(grep -E '^[[:space:]]*(# )?ok .*# SKIP' "$log" || true)
-# kselftest's totals (KUnit's have no xfail)
-totals=$(grep -E '^# Totals: .*xfail' "$log" | tail -n 1 || true)
-[ -z "$problems" ] || reason "kernel problems:" "$problems"
-[ -z "$notok" ] || reason "failed tests:" "$notok"
-[ -z "$skips" ] || reason "skipped tests (the guest is root with lwnfs, nothing may skip):" "$skips"
-grep -q '^LWNFS-GUEST-END rc=0' "$log" || reason "the guest did not finish cleanly"
-[ -n "$totals" ] || reason "the kselftest printed no totals"
-# every TEST() and TEST_F() of the tree's kselftest must have passed
-want=$(grep -c '^TEST\(_F\)\?\(_TIMEOUT\)\?(' "$(tree_dir "$base")/tools/testing/selftests/filesystems/lwnfs/lwnfs_test.c")
-grep -qE "pass:$want " <<<"$totals" || reason "the kselftest has $want tests, but: $totals"
-[ $kunit_fail -eq 0 ] || { echo "$parsed" | tail -n 30; reason "KUnit failed: $kunit_summary"; }
-if [ ${#reasons[@]} -gt 0 ]; then
-	echo "--- end of the guest log ($log):"
-	tail -n 40 "$log"
-	# and why, last, where a log's tail (CI's) shows it
-	echo "--- why the guest failed:"
-	printf '%s\n' "${reasons[@]}" |
-		awk 'NR <= 60; END { if (NR > 60) print "... and " NR - 60 " more lines, printed above" }'
-	die "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): guest tests failed"
-fi
-outer=$(grep -cE '^ok ' "$log" || true)
-info "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): kselftest ${totals#\# }; $outer guest checks ok; $((SECONDS - start))s"
-[ -z "$kunit_summary" ] || info "$base: KUnit: $kunit_summary"
-if [ "$mode" = soak ]; then
-	grep -E '^soak: (faults|stress|race)|^# (trinity|kcsan)' "$log" | sed 's/^/  /'
-	[ -z "$soak_summary" ] || info "$base ($variant): $soak_summary"
-fi
+rc=0
+"$LWNFS_TOP/scripts/verdict.sh" "${verdict[@]}" "$log" || rc=$?
+[ $rc -ne 1 ] || die "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): guest tests failed"
+info "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): the guest passed$([ $rc -eq 0 ] || echo ', with warnings') in $((SECONDS - start))s"
+exit $rc

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The harness's own tests: scripts/verdict.sh on saved guest logs
+# (tests/verdict/: a passing test guest and a passing KASAN soak guest of
+# the newest base) and on copies of them with one thing broken. Each case
+# must get the exit status it should (0 pass, 1 fail, 3 warn) and, when it
+# fails, the reason it should.
+#
+# usage: scripts/test-verdict.sh   (needs the newest base's tree, for kunit.py)
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+fixtures=$LWNFS_TOP/tests/verdict
+newest=$(newest_base)
+need_tree "$newest"
+kunit_py=$(tree_dir "$newest")/tools/testing/kunit/kunit.py
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# what the fixtures are: v7.3, 2 CPUs, 57 kselftests, 73 KUnit tests; the
+# soak with kmemleak, fault injection, 60 s of stress, 120 s of trinity
+test_opts=(--mode test --smp 2 --kselftests 57 --kunit 73 --kunit-py "$kunit_py")
+soak_opts=(--mode soak --smp 2 --kselftests 57 --kunit 73 --kunit-py "$kunit_py"
+	--kmemleak --faults --stress 60 --trinity 120)
+
+passed=0 failed=0
+# case NAME STATUS REASON FIXTURE EDIT [OPTION...]: the fixture after the
+# sed script EDIT must get exit status STATUS and, unless REASON is -, a
+# line of output matching REASON.
+case_() {
+	local name=$1 want=$2 why=$3 fixture=$4 edit=$5 log out rc=0
+	shift 5
+	log=$work/$name.log
+	sed -e "$edit" "$fixtures/$fixture" >"$log"
+	out=$("$LWNFS_TOP/scripts/verdict.sh" "$@" "$log" 2>&1) || rc=$?
+	if [ "$rc" = "$want" ] && { [ "$why" = - ] || grep -qE -- "$why" <<<"$out"; }; then
+		passed=$((passed + 1))
+		printf 'ok %-44s status %s\n' "$name" "$rc"
+	else
+		failed=$((failed + 1))
+		printf 'FAIL %-42s status %s, expected %s%s\n' "$name" "$rc" "$want" \
+			"$([ "$why" = - ] || echo " with /$why/")"
+		tail -n 15 <<<"$out" | sed 's/^/    | /'
+	fi
+}
+
+T=test-pass.log S=soak-pass.log
+end='/^LWNFS-GUEST-END/'
+case_ test-passes 0 - $T '' "${test_opts[@]}"
+case_ test-kasan-report 1 'kernel problems' $T \
+	"${end}i BUG: KASAN: slab-use-after-free in lwnfs_counter_read+0x1c/0x90" "${test_opts[@]}"
+case_ test-ubsan-report 1 'kernel problems' $T \
+	"${end}i UBSAN: array-index-out-of-bounds in fs/lwnfs/counter.c:60:3" "${test_opts[@]}"
+case_ test-lockdep-splat 1 'kernel problems' $T \
+	"${end}i WARNING: possible circular locking dependency detected" "${test_opts[@]}"
+case_ test-hung-task 1 'kernel problems' $T \
+	"${end}i INFO: task lwnfs_test:91 blocked for more than 30 seconds." "${test_opts[@]}"
+case_ test-not-ok 1 'failed tests' $T 's/^ok 5 lwnfs.default_layout/not ok 5 lwnfs.default_layout/' "${test_opts[@]}"
+case_ test-skip 1 'skipped tests' $T 's/^ok 5 lwnfs.default_layout$/ok 5 lwnfs.default_layout # SKIP no lwnfs/' "${test_opts[@]}"
+case_ test-truncated 1 'did not finish cleanly' $T "/^ok 20 /,\$d" "${test_opts[@]}"
+case_ test-kselftest-lost 1 'the kselftest has 58 tests' $T '' \
+	--mode test --smp 2 --kselftests 58 --kunit 73 --kunit-py "$kunit_py"
+case_ test-kunit-lost 1 'KUnit ran 73 tests, expected 74' $T '' \
+	--mode test --smp 2 --kselftests 57 --kunit 74 --kunit-py "$kunit_py"
+case_ test-kunit-failed 1 'KUnit failed' $T '0,/^        ok 1 /s//        not ok 1 /' "${test_opts[@]}"
+case_ test-one-cpu 1 'did not bring up 2 CPUs' $T 's/Brought up 1 node, 2 CPUs/Brought up 1 node, 1 CPU/' "${test_opts[@]}"
+
+case_ soak-passes 0 - $S '' "${soak_opts[@]}"
+case_ soak-no-fault-phase 1 "did not run 'soak: fault injection'" $S '/^ok [0-9]* soak: fault injection/d' "${soak_opts[@]}"
+case_ soak-no-kmemleak-report 1 'kmemleak: no report' $S '/^LWNFS-KMEMLEAK-/d' "${soak_opts[@]}"
+case_ soak-lwnfs-leak 1 'leaks with an lwnfs frame' $S \
+	'/^LWNFS-KMEMLEAK-START/a unreferenced object 0xffff888012345678 (size 8):\n  backtrace:\n    lwnfs_new_counter+0x2a/0x90 [lwnfs]' "${soak_opts[@]}"
+case_ soak-other-leak 0 - $S \
+	'/^LWNFS-KMEMLEAK-START/a unreferenced object 0xffff888012345678 (size 8):\n  backtrace:\n    acpi_os_alloc+0x2a/0x90' "${soak_opts[@]}"
+kcsan='=================================================================='
+case_ soak-kcsan-elsewhere 0 - $S \
+	"${end}i $kcsan\\nBUG: KCSAN: data-race in tick_sched_timer / tick_nohz_next_event\\n$kcsan" "${soak_opts[@]}"
+case_ soak-kcsan-in-lwnfs 1 'kernel problems' $S \
+	"${end}i $kcsan\\nBUG: KCSAN: data-race in lwnfs_write+0x10/0x80 / lwnfs_read_iter+0x20/0x90\\n$kcsan" "${soak_opts[@]}"
+case_ soak-stress-timing 3 'depends on timing' $S 's/^ok \([0-9]*\) soak: stress/not ok \1 soak: stress/' "${soak_opts[@]}"
+case_ soak-stress-timing-and-kasan 1 'kernel problems' $S \
+	"s/^ok \\([0-9]*\\) soak: stress/not ok \\1 soak: stress/;${end}i BUG: KASAN: use-after-free in lwnfs_evict_inode+0x1/0x2" "${soak_opts[@]}"
+case_ soak-kselftest-not-ok 1 'failed tests' $S 's/^ok \([0-9]*\) kselftest filesystems/not ok \1 kselftest filesystems/' "${soak_opts[@]}"
+case_ soak-truncated 1 'did not finish cleanly' $S "/soak: fault injection/,\$d" "${soak_opts[@]}"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

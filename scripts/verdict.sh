@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# The verdict on a test or soak guest's console log (scripts/guest.sh boots
+# the guest; scripts/test-verdict.sh runs this on saved logs).
+#
+# usage: scripts/verdict.sh [OPTIONS] LOG
+#   --mode test|soak|bench  what the guest ran (default test)
+#   --smp N           the CPUs the guest was given; it must bring all up
+#   --kselftests N    the TEST()s of the kselftest; all must pass
+#   --kunit N         KUnit ran and must have run N tests (omit: no KUnit)
+#   --kunit-py FILE   the kernel's kunit.py, which parses KUnit's KTAP
+#   --kmemleak        the kernel has kmemleak: its report must be there
+#                     and name no lwnfs frame
+#   --faults          the kernel has fault injection: the sweep must pass
+#   --stress S        soak: the stress and race phases ran for S s (0: not)
+#   --trinity S       soak: trinity ran for S s (0: not)
+#
+# A guest fails on: a kernel report (WARNING, BUG, Oops, a sanitizer's,
+# lockdep's, a hung task ...), a "not ok", a SKIP, a missing phase or end
+# marker, missing kselftest totals, a KUnit count other than N. In a soak,
+# a "not ok" of a phase whose outcome depends on timing (stress, race,
+# trinity) is a warning instead: exit status 3. A KCSAN report that names
+# no lwnfs frame is listed apart and not judged.
+# Exit status: 0 passed, 1 failed, 3 passed with warnings.
+set -euo pipefail
+LWNFS_LOCK=no
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+mode=test smp=1 kselftests='' kunit='' kunit_py='' kmemleak=0 faults=0 stress=0 trinity=0
+while [ $# -gt 1 ]; do
+	case "$1" in
+	--mode) mode=$2 ;;
+	--smp) smp=$2 ;;
+	--kselftests) kselftests=$2 ;;
+	--kunit) kunit=$2 ;;
+	--kunit-py) kunit_py=$2 ;;
+	--kmemleak) kmemleak=1 && shift && continue ;;
+	--faults) faults=1 && shift && continue ;;
+	--stress) stress=$2 ;;
+	--trinity) trinity=$2 ;;
+	*) die "unknown option '$1'" ;;
+	esac
+	shift 2
+done
+log=${1:?usage: $0 [OPTIONS] LOG}
+[ -f "$log" ] || die "no log $log"
+[ -n "$kselftests" ] || [ "$mode" = bench ] || die "--kselftests N is needed"
+[ -z "$kunit" ] || [ -f "$kunit_py" ] || die "--kunit needs --kunit-py FILE (the tree's kunit.py)"
+
+# what the kernel prints when something went wrong in it (or when lockdep
+# turned itself off, or console lines were lost)
+problem_re='WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|KCSAN:|kmemleak:|possible (circular|recursive) locking|general protection fault|blocked for more than|soft lockup|ODEBUG:|Busy inodes after unmount|trying to register non-static key|detected stalls|invoked oom-killer|messages dropped'
+# a stack frame in lwnfs: one of its functions, or its modules
+lwnfs_frame='\[lwnfs(_kunit)?\]|lwnfs_[a-z0-9_]+\+0x'
+# the soak phases whose outcome depends on timing
+timing_re='^not ok [0-9]+ (soak: stress|soak: race|trinity: )'
+
+reasons=() warnings=() summary=()
+reason() {
+	printf '%s\n' "$@"
+	reasons+=("$@")
+}
+
+# kunit_output: the KUnit output of the log for kunit.py parse. In a soak
+# the suite runs at insmod, after the empty one of boot. From v6.x the
+# module prints its own TAP header; v5.10's prints only the suite, so that
+# is given the header and plan that boot would have printed.
+kunit_output() {
+	if [ "$mode" != soak ]; then
+		cat "$log"
+	elif sed -n '/^LWNFS-GUEST-START/,/# Subtest: lwnfs/p' "$log" | grep -qE '^K?TAP version'; then
+		sed -n '/^LWNFS-GUEST-START/,$p' "$log"
+	else
+		printf 'TAP version 14\n1..1\n'
+		sed -n '/^LWNFS-GUEST-START/,$p' "$log" |
+			sed -n '/^[[:space:]]*# Subtest: lwnfs/,/^\(not \)\{0,1\}ok [0-9]* - lwnfs$/p'
+	fi
+}
+
+# judged_lines: the log without what is judged apart: KCSAN reports that
+# name no lwnfs frame (listed in LOG.kcsan-other; the rest of such a block
+# is judged, since another CPU may have printed into it) and kmemleak's
+# report (judged below; kernel lines printed while it was read are kept).
+judged_lines() {
+	LWNFS_FRAME=$lwnfs_frame awk -v other="$log.kcsan-other" '
+		function flush(   i, kcsan, ours) {
+			for (i = 1; i <= nb; i++) {
+				if (b[i] ~ /BUG: KCSAN:/) kcsan = 1
+				if (b[i] ~ ENVIRON["LWNFS_FRAME"]) ours = 1
+			}
+			for (i = 1; i <= nb; i++) {
+				if (kcsan && !ours) {
+					print b[i] >other
+					if (b[i] ~ /BUG: KCSAN:/) continue
+				}
+				print b[i]
+			}
+			nb = 0
+		}
+		/^LWNFS-KMEMLEAK-START/ { km = 1; next }
+		km && /^LWNFS-KMEMLEAK-END/ { km = 0; next }
+		km && (/^unreferenced object/ || /^[ \t]/) { next }
+		/kmemleak: ([0-9]+ new suspected memory leaks|Kernel memory leak detector initialized)/ { next }
+		length($0) >= 40 && /^(\[[^]]*\] )?=+$/ {
+			b[++nb] = $0
+			if (inblk) flush()
+			inblk = !inblk
+			next
+		}
+		inblk { b[++nb] = $0; next }
+		{ print }
+		END { if (inblk) flush() }' "$log"
+}
+
+# the guest must have had the CPUs it was given: for a long time -smp 2
+# gave the x86_64 guests one, and nothing noticed
+grep -qE "^smp: Brought up [0-9]+ nodes?, $smp CPUs?" "$log" ||
+	reason "the guest did not bring up $smp CPUs: $(grep -m 1 'smp: Brought up' "$log" || echo 'no smp line')"
+
+if [ -n "$kunit" ]; then
+	parsed=$(kunit_output | python3 "$kunit_py" parse 2>&1) && kunit_fail=0 || kunit_fail=1
+	ran=$(kunit_ran <<<"$parsed")
+	kunit_summary=$(sed 's/\x1b\[[0-9;]*m//g; s/^\[[0-9:]*\] //' <<<"$parsed" | grep -E 'Ran [0-9]+ tests|tests run' | tail -n 1 || true)
+	if [ -z "$ran" ] || [ "$ran" -ne "$kunit" ]; then
+		kunit_fail=1
+		kunit_summary="KUnit ran ${ran:-no} tests, expected $kunit"
+	fi
+	if [ "$kunit_fail" = 1 ]; then
+		tail -n 30 <<<"$parsed"
+		reason "KUnit failed: $kunit_summary"
+	else
+		summary+=("KUnit: $kunit_summary")
+	fi
+fi
+
+rm -f "$log.kcsan-other"
+judged=$(judged_lines)
+: >>"$log.kcsan-other"
+if [ "$mode" = soak ]; then
+	races=$(grep -c 'BUG: KCSAN:' "$log.kcsan-other" || true)
+	[ "$races" -eq 0 ] || summary+=("$races KCSAN reports outside lwnfs (listed in $log.kcsan-other)")
+	if [ $kmemleak = 1 ]; then
+		grep -q '^LWNFS-KMEMLEAK-END' "$log" || reason "kmemleak: no report"
+		# a frame of lwnfs, or one that no symbol names any more: the
+		# code of a module since unloaded (lwnfs or its KUnit tests)
+		report=$(sed -n '/^LWNFS-KMEMLEAK-START/,/^LWNFS-KMEMLEAK-END/p' "$log")
+		leaks=$(LWNFS_FRAME=$lwnfs_frame awk '
+			/unreferenced object/ { n++ }
+			n { r[n] = r[n] $0 "\n" }
+			n && ($0 ~ ENVIRON["LWNFS_FRAME"] || /^ +(\[<[^>]*>\] )?0x[0-9a-f]+$/) { hit[n] = 1 }
+			END { for (i = 1; i <= n; i++) if (hit[i]) printf "%s", r[i] }' <<<"$report")
+		[ -z "$leaks" ] || reason "kmemleak: leaks with an lwnfs frame:" "$leaks"
+		summary+=("kmemleak: $(grep -c 'unreferenced object' <<<"$report" || true) reports, $([ -z "$leaks" ] && echo none || echo some) in lwnfs")
+	fi
+	# the phases that must have run, so that none passes by being skipped
+	want_ok=("KUnit: insmod lwnfs_kunit.ko runs the suite" "kselftest filesystems/lwnfs")
+	[ "$stress" -eq 0 ] || want_ok+=("soak: stress" "soak: race on one counter")
+	[ $faults = 0 ] || want_ok+=("soak: fault injection")
+	[ "$trinity" -eq 0 ] || want_ok+=("trinity: ran for the full $trinity s and stopped" "trinity: it reached lwnfs")
+	for w in "${want_ok[@]}"; do
+		grep -qE "^(not )?ok [0-9]+ $w" "$log" || reason "the guest did not run '$w'"
+	done
+fi
+
+problems=$(grep -E "$problem_re" <<<"$judged" || true)
+notok=$(grep -E '^[[:space:]]*(# )?not ok ' "$log" || true)
+if [ "$mode" = soak ]; then
+	timing=$(grep -E "$timing_re" <<<"$notok" || true)
+	[ -z "$timing" ] || warnings+=("a phase that depends on timing failed:" "$timing")
+	notok=$(grep -vE "$timing_re" <<<"$notok" || true)
+fi
+skips=$(grep -E '^[[:space:]]*(# )?ok .*# SKIP' "$log" || true)
+# kselftest's totals (KUnit's have no xfail)
+totals=$(grep -E '^# Totals: .*xfail' "$log" | tail -n 1 || true)
+[ -z "$problems" ] || reason "kernel problems:" "$problems"
+[ -z "$notok" ] || reason "failed tests:" "$notok"
+[ -z "$skips" ] || reason "skipped tests (the guest is root with lwnfs, nothing may skip):" "$skips"
+grep -q '^LWNFS-GUEST-END rc=0' "$log" || reason "the guest did not finish cleanly"
+if [ "$mode" = bench ]; then
+	bad=$(grep -E '^bench: FAIL' "$log" || true)
+	[ -z "$bad" ] || reason "failed benchmarks:" "$bad"
+elif [ -z "$totals" ]; then
+	reason "the kselftest printed no totals"
+elif ! grep -qE "pass:$kselftests " <<<"$totals"; then
+	reason "the kselftest has $kselftests tests, but: $totals"
+fi
+
+if [ ${#reasons[@]} -gt 0 ]; then
+	echo "--- end of the guest log ($log):"
+	tail -n 40 "$log"
+	# and why, last, where a log's tail (CI's) shows it
+	echo "--- why the guest failed:"
+	printf '%s\n' "${reasons[@]}" "${warnings[@]}" |
+		awk 'NR <= 60; END { if (NR > 60) print "... and " NR - 60 " more lines, printed above" }'
+	exit 1
+fi
+info "kselftest ${totals#\# }; $(grep -cE '^ok ' "$log" || true) guest checks ok"
+[ ${#summary[@]} -eq 0 ] || printf '%s\n' "${summary[@]}" | sed 's/^/>> /'
+if [ "$mode" = soak ]; then
+	grep -E '^soak: (faults|stress|race)|^# (trinity|kcsan)' "$log" | sed 's/^/  /' || true
+fi
+if [ ${#warnings[@]} -gt 0 ]; then
+	printf 'WARN: %s\n' "${warnings[@]}"
+	exit 3
+fi
