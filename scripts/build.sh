@@ -123,9 +123,11 @@ kmake() {
 
 
 # The configuration is made again only when what it comes from changed:
-# the commit, the fragments, the compiler. (Making it runs hundreds of
-# compiler probes: minutes with clang.)
-config_key=$( (echo "$head $defconfig ${cc[*]}"; cat "${frags[@]}" /dev/null) | sha256sum | cut -c1-16)
+# the base, the Kconfig files the series changes (the tree is the base
+# plus a commit of the series: need_applied), the fragments, the compiler.
+# (Making it runs hundreds of compiler probes: minutes with clang.)
+config_key=$( (echo "$(git -C "$tree" rev-parse "$BASE_TAG") $defconfig ${cc[*]}"
+	kconfig_diff "$base" HEAD; cat "${frags[@]}" /dev/null) | sha256sum | cut -c1-16)
 if [ ! -f "$bd/.config" ] || [ "$(stamp_get "$bd/.lwnfs-config" key)" != "$config_key" ]; then
 	rm -f "$bd/.lwnfs-config"
 	kmake "$defconfig" >/dev/null

@@ -16,16 +16,21 @@ tree=$(tree_dir "$base")
 log=$(mktemp)
 trap 'rm -f "$log"; git -C "$tree" checkout -q lwnfs' EXIT
 
-n=0
+n=0 kconfig=''
 while IFS= read -r c; do
 	n=$((n + 1))
 	git -C "$tree" checkout -q "$c"
 	subject=$(git -C "$tree" log -1 --format=%s "$c")
-	# First what the base needs at this patch, then fs/lwnfs compiled
-	# again on its own, judged (scripts/lib.sh judge_build).
-	if ! MAKEFLAGS_EXTRA="W=1" "$LWNFS_TOP/scripts/build.sh" "$base" bisect fs/lwnfs/ >"$log" 2>&1; then
-		cat "$log"
-		die "$base: patch $n ($subject) does not build on its own"
+	# What the base needs before fs/lwnfs can build (the configuration,
+	# the generated headers), made again only where a patch changes a
+	# Kconfig file; then fs/lwnfs compiled on its own, and judged
+	# (scripts/lib.sh judge_build).
+	if [ "$(kconfig_diff "$base" "$c")" != "$kconfig" ]; then
+		kconfig=$(kconfig_diff "$base" "$c")
+		if ! MAKEFLAGS_EXTRA="W=1" "$LWNFS_TOP/scripts/build.sh" "$base" bisect prepare >"$log" 2>&1; then
+			cat "$log"
+			die "$base: patch $n ($subject): the tree does not configure and prepare"
+		fi
 	fi
 	rm -rf "$(build_dir "$base" "${LWNFS_ARCH:-x86_64}-bisect")/fs/lwnfs"
 	if ! MAKEFLAGS_EXTRA="W=1" "$LWNFS_TOP/scripts/build.sh" "$base" bisect fs/lwnfs/ >"$log" 2>&1 ||

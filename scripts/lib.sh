@@ -185,6 +185,12 @@ need_applied() {
 		die "$base's tree has local changes; run: make apply BASE=$base"
 }
 
+# kconfig_diff BASE COMMIT: what the series changes in the Kconfig files of
+# BASE's tree up to COMMIT: the configuration depends on nothing else of it.
+kconfig_diff() {
+	git -C "$(tree_dir "$1")" diff "$BASE_TAG" "$2" -- ':(glob)**/Kconfig*'
+}
+
 # hook_anchor HOOK BASE: the anchor of a tree hook on a base, from
 # configs/hooks.conf (the base's own row, else the "*" row).
 hook_anchor() {
