@@ -6,46 +6,64 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches post sync apply consumers build selftest guest cross kunit-uml cocci check check-all soak bench lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches edit edit-drop import post sync apply consumers build selftest guest cross kunit-uml cocci quick check check-all soak stages bench lint
 
+# Marks: [root] needs root (apt-get, or QEMU's host setup), [net] the
+# network (Debian's mirror), [GB] gigabytes in the cache.
 help:
-	@echo "lwnfs: the LWN counter filesystem as a kernel patch series"
+	@echo "lwnfs: the LWN counter filesystem as a kernel patch series (BASE=$(BASE); bases: $(BASES))"
 	@echo
-	@echo "  make demo        fetch, apply, build and boot BASE; show lwnfs at work"
-	@echo "  make shell       the same kernel, an interactive shell with lwnfs on /lwnfs"
-	@echo "  make check       CI: every kind of check, the series' own on every base (or BASE=...);"
-	@echo "                   ends 'N passed, N failed'"
-	@echo "  make check-all   the full matrix (adds the slower stages)"
-	@echo "  make soak        the debug guests on every base (or BASE=...), DURATION s (default 600)"
-	@echo "                   of stress and of trinity: KASAN, lockdep, kmemleak, fault injection;"
-	@echo "                   KCSAN on the newest base"
-	@echo "  make bench       lwnfs's read path, scaling and footprint on every base (or BASE=...),"
-	@echo "                   BENCH_RUNS runs each (default 5): tables, bench/results.md and plots"
-	@echo
-	@echo "Pipeline steps (BASE=$(BASE); bases: $(BASES)):"
-	@echo "  make deps        install the Debian packages needed (apt-get)"
-	@echo "  make fetch       fetch BASE from Debian's linux-source package into the cache"
-	@echo "  make fetch-all   fetch every base"
-	@echo "  make fetch-tools fetch and build the pinned sparse (configs/tools.conf)"
-	@echo "  make bump        move the pins in bases.conf to Debian's newest versions (BASE=...: one),"
-	@echo "                   refetch, regenerate patches/, report what changed"
-	@echo "  make drift       does Debian's newest revision of BASE still take its series?"
-	@echo "  make patches     regenerate patches/ and series from fs-lwnfs/, Documentation/, split/"
+	@echo "Use it:"
+	@echo "  make demo        fetch, apply, build and boot BASE; show lwnfs at work  [root net GB]"
+	@echo "  make shell       the same kernel, an interactive shell with lwnfs on /lwnfs  [root net GB]"
 	@echo "  make post        BASE's series and cover letter under your name, for posting:"
 	@echo "                   NAME='Your Name' EMAIL=you@example.com [TREE=url] OUT=dir"
+	@echo
+	@echo "Change it:"
+	@echo "  make patches     regenerate patches/ and series from fs-lwnfs/, Documentation/, split/, deltas/"
 	@echo "  make sync        check that patches/ matches a fresh generation"
+	@echo "  make edit        BASE's series as git commits in a work tree (its path: the last line);"
+	@echo "                   change it with git (--fixup, rebase -i, reword), then: make import  [GB]"
+	@echo "  make import      take the edited series back into the sources, regenerate patches/, name"
+	@echo "                   any older base whose delta needs the change by hand (BASE=... of several)"
+	@echo "  make edit-drop   throw BASE's open edit away"
+	@echo "  make quick       the contributor's loop on the newest base: make patches, checkpatch,"
+	@echo "                   the =y build and guest (KUnit, kselftest), sparse  [root net GB]"
+	@echo
+	@echo "Check it (each ends 'N passed, N failed'; BASE=... for one base):"
+	@echo "  make check       CI's gate: every kind of check, the series' own on every base  [root net GB]"
+	@echo "  make check-all   the whole matrix, nightly: timing-dependent soaks, slow builds  [root net GB]"
+	@echo "  make stages      the stages a tier runs (TIER=quick|check|all|soak), from configs/stages.conf"
+	@echo "  make lint        shellcheck the scripts"
+	@echo
+	@echo "Its steps, one at a time:"
+	@echo "  make deps        install the Debian packages needed (apt-get)  [root net]"
+	@echo "  make fetch       fetch BASE from Debian's linux-source package into the cache  [net GB]"
+	@echo "  make fetch-all   fetch every base  [net GB]"
+	@echo "  make fetch-tools fetch and build the pinned sparse (configs/tools.conf)  [net]"
 	@echo "  make apply       reset BASE's cached tree and git am its series"
 	@echo "  make consumers   apply BASE's series as users do: patch -F0, quilt, git am -3,"
 	@echo "                   Buildroot's rules, the Yocto layer (contrib/)"
-	@echo "  make build       build BASE with CONFIG_LWNFS=y (VARIANT=y|m|n|kunitm|allmod|clang|kasan|kcsan)"
+	@echo "  make build       build BASE with CONFIG_LWNFS=y (VARIANT=y|m|n|kunitm|allmod|clang|kasan|kcsan)  [GB]"
 	@echo "  make selftest    build BASE's lwnfs kselftest (static) for VARIANT's build"
 	@echo "  make guest       boot BASE's VARIANT (y|m) build and run the guest (MODE=test|demo|shell);"
 	@echo "                   VARIANT=kasan|kcsan MODE=soak: a debug guest (SOAK_STRESS=s SOAK_TRINITY=s)"
 	@echo "                   build, selftest, guest: LWNFS_ARCH=x86_64|arm64 (configs/arch.conf)"
-	@echo "  make cross       build BASE for arm and riscv64 (=y, =m, W=1, kselftest)"
-	@echo "  make kunit-uml   run BASE's KUnit suite on UML with kunit.py"
+	@echo "  make cross       build BASE for arm and riscv64 (=y, =m, W=1, kselftest)  [GB]"
+	@echo "  make kunit-uml   run BASE's KUnit suite on UML with kunit.py  [GB]"
 	@echo "  make cocci       BASE's own Coccinelle checks (make coccicheck) on fs/lwnfs"
-	@echo "  make lint        shellcheck the scripts"
+	@echo
+	@echo "Maintain it:"
+	@echo "  make bump        move the pins in bases.conf to Debian's newest versions (BASE=...: one),"
+	@echo "                   refetch, regenerate patches/, report what changed  [net GB]"
+	@echo "  make drift       does Debian's newest revision of BASE still take its series?  [net]"
+	@echo
+	@echo "Measure it:"
+	@echo "  make soak        the debug guests on every base (or BASE=...), DURATION s (default 600)"
+	@echo "                   of stress and of trinity: KASAN, lockdep, kmemleak, fault injection;"
+	@echo "                   KCSAN on the newest base  [root net GB]"
+	@echo "  make bench       lwnfs's read path, scaling and footprint on every base (or BASE=...),"
+	@echo "                   BENCH_RUNS runs each (default 5): tables, bench/results.md and plots  [root net GB]"
 	@echo
 	@echo "Cache: $${LWNFS_CACHE:-$$HOME/.cache/lwnfs} (set LWNFS_CACHE to move it)"
 
@@ -76,6 +94,15 @@ drift:
 patches:
 	@$(S)/gen-patches.sh
 
+edit:
+	@$(S)/edit.sh $(BASE)
+
+edit-drop:
+	@$(S)/edit.sh --drop $(BASE)
+
+import:
+	@$(S)/import.sh $(CHECK_BASES)
+
 post:
 	@$(S)/post.sh --name "$(NAME)" --email "$(EMAIL)" $(if $(TREE),--tree "$(TREE)") $(BASE) "$(OUT)"
 
@@ -86,7 +113,7 @@ apply:
 	@$(S)/apply.sh $(BASE)
 
 consumers:
-	@for c in check-apply check-am3 check-buildroot check-yocto; do $(S)/$$c.sh $(BASE) || exit 1; done
+	@$(S)/check-consumers.sh $(BASE)
 
 VARIANT ?= y
 build:
@@ -111,11 +138,18 @@ cocci:
 lint:
 	@$(S)/lint.sh
 
+quick:
+	@$(S)/check.sh --tier quick
+
 check:
-	@$(S)/check.sh $(CHECK_BASES)
+	@$(S)/check.sh --tier check $(CHECK_BASES)
 
 check-all:
-	@$(S)/check.sh --all $(CHECK_BASES)
+	@$(S)/check.sh --tier all $(CHECK_BASES)
+
+TIER ?= check
+stages:
+	@LWNFS_LOCK=no $(S)/check.sh --list $(TIER) $(CHECK_BASES)
 
 DURATION ?= 600
 soak:
