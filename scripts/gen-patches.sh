@@ -10,11 +10,13 @@
 #        scripts/gen-patches.sh --post -o OUTDIR BASE
 #        scripts/gen-patches.sh --states DIR
 #        scripts/gen-patches.sh --finals DIR
+#        scripts/gen-patches.sh --final BASE DIR
 #   --states writes the newest base's sources after each patch to DIR/1..N
 #   (kernel-relative paths), to edit them and take them back with
 #   scripts/split-import.sh DIR.
 #   --finals writes each base's final sources to DIR/<base>, to edit them and
 #   take them back with scripts/delta-import.sh DIR.
+#   --final writes one base's final sources to DIR (for scripts/import.sh).
 #   Both record what they were made from in DIR/.lwnfs-export, and the
 #   imports refuse an export made from other sources than the current ones.
 #   --post writes the series for posting under LWNFS_IDENT_NAME and
@@ -45,7 +47,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$LWNFS_TOP/patches
-states_only='' finals_only='' post=''
+states_only='' finals_only='' final_one='' post=''
 if [ "${1:-}" = "--post" ]; then
 	post=1
 	shift
@@ -59,6 +61,11 @@ if [ "${1:-}" = "--states" ]; then
 elif [ "${1:-}" = "--finals" ]; then
 	finals_only=${2:?usage: $0 --finals DIR}
 	shift 2
+elif [ "${1:-}" = "--final" ]; then
+	final_one=${3:?usage: $0 --final BASE DIR}
+	check_base "$2"
+	set -- "$2"
+	[ ! -e "$final_one" ] || die "$final_one exists; give a new directory"
 elif [ "${1:-}" = "-o" ]; then
 	out=$2
 	shift 2
@@ -343,6 +350,10 @@ gen_base() {
 	info "$base: $(wc -l <"$out/$base/series") patches in ${out#"$LWNFS_TOP"/}/$base"
 }
 
+if [ -n "$final_one" ]; then
+	stage_final "$final_one" "${targets[0]}"
+	exit 0
+fi
 if [ -n "$finals_only" ]; then
 	[ ! -e "$finals_only" ] || die "$finals_only exists; give a new directory"
 	for b in $(all_bases); do
