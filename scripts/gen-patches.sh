@@ -124,37 +124,28 @@ insert_maintainers() {
 
 # hook_path HOOK: the kernel file a hook changes.
 hook_path() {
-	case "$1" in
-	fs-kconfig) echo fs/Kconfig ;;
-	fs-makefile) echo fs/Makefile ;;
-	magic) echo include/uapi/linux/magic.h ;;
-	doc-index) echo Documentation/filesystems/index.rst ;;
-	maintainers) echo MAINTAINERS ;;
-	selftests) echo tools/testing/selftests/Makefile ;;
-	*) die "unknown hook '$1' in $CONF" ;;
-	esac
+	hook_field "$1" file
 }
 
 # apply_hook HOOK STATE BASE: the base's file on stdin, the hooked file on
-# stdout.
+# stdout, with the hook's text from configs/hooks.conf.
 apply_hook() {
-	local txt=$work/hook.txt
-	# shellcheck disable=SC2016 # a literal make variable
-	case "$1" in
-	fs-kconfig) cp "$LWNFS_TOP/Kconfig.snippet" "$txt" ;;
-	fs-makefile) printf 'obj-$(CONFIG_LWNFS)\t\t+= lwnfs/\n' >"$txt" ;;
-	magic) printf '#define LWNFS_MAGIC\t\t0x19980122\n' >"$txt" ;;
-	doc-index) printf '   lwnfs\n' >"$txt" ;;
-	selftests) printf 'TARGETS += filesystems/lwnfs\n' >"$txt" ;;
-	maintainers)
+	local txt=$work/hook.txt text
+	if [ "$1" = maintainers ]; then
 		maintainers_entry "$2" >"$txt"
 		insert_maintainers "$txt"
-		return ;;
+		return
+	fi
+	text=$(hook_field "$1" text)
+	case "$text" in
+	"<"*) cp "$LWNFS_TOP/${text#<}" "$txt" ;;
+	*) printf '%b\n' "$text" >"$txt" ;;
 	esac
 	insert_after "$(hook_anchor "$1" "$3")" "$txt"
 }
 
-# maintainers_entry STATE: split/MAINTAINERS.entry with only the F: lines
+# maintainers_entry STATE: the entry (split/MAINTAINERS.entry, as
+# configs/hooks.conf names it) with only the F: lines
 # whose paths exist in STATE, so each patch that adds a path also adds it to
 # the entry (and checkpatch sees MAINTAINERS updated with the new files).
 maintainers_entry() {
@@ -169,7 +160,7 @@ maintainers_entry() {
 		fi ;;
 		esac
 		printf '%s\n' "$line"
-	done <"$SPLIT/MAINTAINERS.entry"
+	done <"$LWNFS_TOP/$(hook_field maintainers text | sed 's/^<//')"
 }
 
 # file_mode FILE: the git mode of a source file: executable or not.

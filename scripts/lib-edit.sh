@@ -3,11 +3,9 @@
 # Source it after scripts/lib.sh.
 
 # The paths of the kernel tree that the hand-edited sources are, and the
-# files the tree hooks change (gen-patches.sh's hook_path).
+# tree hooks as HOOK:FILE (configs/hooks.conf).
 EDIT_SOURCES=(fs/lwnfs tools/testing/selftests/filesystems/lwnfs Documentation/filesystems/lwnfs.rst)
-EDIT_HOOKS=(fs-kconfig:fs/Kconfig fs-makefile:fs/Makefile magic:include/uapi/linux/magic.h
-	doc-index:Documentation/filesystems/index.rst maintainers:MAINTAINERS
-	selftests:tools/testing/selftests/Makefile)
+mapfile -t EDIT_HOOKS < <(all_hooks | while IFS= read -r h; do echo "$h:$(hook_field "$h" file)"; done)
 
 # edit_dir BASE: where make edit puts BASE's work tree.
 edit_dir() {

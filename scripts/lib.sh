@@ -195,10 +195,25 @@ kconfig_diff() {
 # configs/hooks.conf (the base's own row, else the "*" row).
 hook_anchor() {
 	conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' -v h="$1" -v b="$2" '
-		$1 == h && $2 == b { own = $3 }
-		$1 == h && $2 == "*" { any = $3 }
+		$1 == "anchor" && $2 == h && $3 == b { own = $4 }
+		$1 == "anchor" && $2 == h && $3 == "*" { any = $4 }
 		END { if (own != "") print own; else if (any != "") print any; else exit 1 }' ||
 		die "hook $1 has no anchor for $2 in configs/hooks.conf"
+}
+
+# hook_field HOOK file|text: a hook's file, or its text, from
+# configs/hooks.conf.
+hook_field() {
+	local col
+	case "$2" in file) col=3 ;; text) col=4 ;; *) die "configs/hooks.conf has no hook column '$2'" ;; esac
+	conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' -v h="$1" -v c="$col" '
+		$1 == "hook" && $2 == h { print $c; ok = 1 } END { exit !ok }' ||
+		die "no hook '$1' in configs/hooks.conf"
+}
+
+# all_hooks: the names of the hooks, as configs/hooks.conf lists them.
+all_hooks() {
+	conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' '$1 == "hook" { print $2 }'
 }
 
 # need_fragment_link PATH: fail unless PATH (relative to the top) is a
