@@ -1,0 +1,78 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # the variables are gen-patches.sh's
+# scripts/gen-patches.sh: the tree hooks of a patch (configs/hooks.conf).
+# It sources this file; the functions use its $work and $post.
+
+# insert_after ANCHOR_REGEX TEXT_FILE: copy stdin to stdout, inserting the
+# text after the one line matching the anchor. Fails unless exactly one
+# line matches, so a moved anchor is a loud error and not a misplaced hunk.
+insert_after() {
+	ANCHOR=$1 awk -v txt="$2" '
+		BEGIN { re = ENVIRON["ANCHOR"] }
+		{ print }
+		$0 ~ re { n++; while ((getline l < txt) > 0) print l; close(txt) }
+		END { if (n != 1) { print "anchor /" re "/ matched " n + 0 " lines" > "/dev/stderr"; exit 1 } }'
+}
+
+# insert_maintainers ENTRY_FILE: put the entry where it sorts among the
+# MAINTAINERS sections: after the section whose title is the greatest one
+# below the entry's title. (A section starts with its title line after a
+# blank line, below the "Maintainers List" heading; a few titles are out of
+# order, so the first greater title is not a safe place.)
+insert_maintainers() {
+	LC_ALL=C awk -v txt="$1" '
+		BEGIN { getline title < txt; close(txt) }
+		{ line[NR] = $0 }
+		list && prev == "" && $0 ~ /^[0-9A-Z]/ && $0 < title && $0 > best { best = $0; at = NR }
+		/^Maintainers List/ { list = 1 }
+		{ prev = $0 }
+		END {
+			if (!at) { print "no place for the MAINTAINERS entry" > "/dev/stderr"; exit 1 }
+			while (at <= NR && line[at] != "") at++
+			for (i = 1; i <= NR; i++) {
+				print line[i]
+				if (i == at) { while ((getline l < txt) > 0) print l; close(txt); print "" }
+			}
+		}'
+}
+
+# hook_path HOOK: the kernel file a hook changes.
+hook_path() {
+	hook_field "$1" file
+}
+
+# apply_hook HOOK STATE BASE: the base's file on stdin, the hooked file on
+# stdout, with the hook's text from configs/hooks.conf.
+apply_hook() {
+	local txt=$work/hook.txt text
+	if [ "$1" = maintainers ]; then
+		maintainers_entry "$2" >"$txt"
+		insert_maintainers "$txt"
+		return
+	fi
+	text=$(hook_field "$1" text)
+	case "$text" in
+	"<"*) cp "$LWNFS_TOP/${text#<}" "$txt" ;;
+	*) printf '%b\n' "$text" >"$txt" ;;
+	esac
+	insert_after "$(hook_anchor "$1" "$3")" "$txt"
+}
+
+# maintainers_entry STATE: the entry (split/MAINTAINERS.entry, as
+# configs/hooks.conf names it) with only the F: lines
+# whose paths exist in STATE, so each patch that adds a path also adds it to
+# the entry (and checkpatch sees MAINTAINERS updated with the new files).
+maintainers_entry() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		F:*) [ -e "$1/$(echo "${line#F:}" | tr -d '[:space:]')" ] || continue ;;
+		M:*) [ -z "$post" ] || line="M:	$LWNFS_IDENT_NAME <$LWNFS_IDENT_EMAIL>" ;;
+		T:*) if [ -n "$post" ]; then
+			[ -n "${LWNFS_POST_TREE:-}" ] || continue
+			line="T:	git $LWNFS_POST_TREE"
+		fi ;;
+		esac
+		printf '%s\n' "$line"
+	done <"$LWNFS_TOP/$(hook_field maintainers text | sed 's/^<//')"
+}
