@@ -3,21 +3,9 @@
 # in the build directory of its architecture and variant.
 #
 # usage: scripts/build.sh BASE VARIANT [MAKE TARGETS...]
-#   y, m, n   tinyconfig + configs/guest-ARCH.config + the shared fragment
-#             (selftests-lwnfs/config) + configs/lwnfs-VARIANT.config
-#   kunitm    the same with configs/lwnfs-kunitm.config: lwnfs built in,
-#             KUnit and its lwnfs tests as modules
-#   kasan, kcsan  the soak's debug guests (x86_64 only): tinyconfig +
-#             configs/guest-x86_64.config + the shared fragment +
-#             configs/debug.config (lwnfs and its tests as modules, lockdep
-#             and friends) + configs/debug-VARIANT.config
-#   bench, benchm  make bench: the y variant's fragments with
-#             configs/bench.config (no KUnit tests, debugfs); benchm builds
-#             lwnfs as a module
-#   bisect    for any patch of the series: configs/lwnfs-bisect.config, or
-#             the y variant's fragments once the patch has the KUnit option
-#   allmod    allmodconfig
-#   clang     the y config with LLVM (bases.conf's clang column)
+#   VARIANT   a row of configs/variants.conf: y, m, n (lwnfs built in, a
+#             module, off), kunitm, bisect, allmod, clang, bench, benchm,
+#             kasan, kcsan; the table says what each is built from
 # Each configs/NAME.config is followed by configs/BASE/NAME.config where a
 # base has one (a base whose Kconfig lacks or differs in some option).
 #
@@ -47,19 +35,24 @@ cross=$(arch_field "$arch" cross)
 guest_frag=$CONFIGS/guest-$arch.config
 
 cc=(ARCH="$karch" CROSS_COMPILE="$cross" CC="ccache ${cross}gcc")
-defconfig=tinyconfig
-case "$variant" in
-y | m | n | kunitm) frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/lwnfs-$variant.config") ;;
-bisect)
-	frags=("$guest_frag" "$CONFIGS/lwnfs-bisect.config")
-	# once the patch has the KUnit option, build the tests too
-	grep -q LWNFS_KUNIT_TEST "$tree/fs/lwnfs/Kconfig" && frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/lwnfs-y.config")
-	;;
-allmod)
-	frags=()
-	defconfig=allmodconfig
-	;;
-clang)
+row=$(conf_rows "$CONFIGS/variants.conf" | awk -v v="$variant" '$1 == v')
+[ -n "$row" ] || die "unknown variant '$variant' ($(conf_rows "$CONFIGS/variants.conf" | awk '{ printf "%s ", $1 }')see configs/variants.conf)"
+read -r _ defconfig seeds varch names <<<"$row"
+[ "$varch" = any ] || [ "$varch" = "$arch" ] || die "the $variant build is $varch only"
+# once the patch has the KUnit option, a bisect build builds the tests too
+if [ "$variant" = bisect ] && grep -q LWNFS_KUNIT_TEST "$tree/fs/lwnfs/Kconfig"; then
+	names=$(conf_rows "$CONFIGS/variants.conf" | awk '$1 == "y" { $1 = $2 = $3 = $4 = ""; print }')
+fi
+frags=()
+for name in $names; do
+	case "$name" in
+	-) ;;
+	guest) frags+=("$guest_frag") ;;
+	fragment) frags+=("$LWNFS_FRAGMENT") ;;
+	*) frags+=("$CONFIGS/$name.config") ;;
+	esac
+done
+if [ "$variant" = clang ]; then
 	llvm=$(base_field "$base" clang)
 	[ "$llvm" != no ] || die "bases.conf says clang cannot build $base"
 	need_cmd "/usr/lib/llvm-$llvm/bin/clang" "clang-$llvm lld-$llvm llvm-$llvm"
@@ -67,18 +60,7 @@ clang)
 	# v5.10's kbuild does not know LLVM=-16, only LLVM=1
 	PATH=/usr/lib/llvm-$llvm/bin:$PATH
 	cc=(ARCH="$karch" LLVM=1 CC="ccache clang")
-	frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/lwnfs-y.config")
-	;;
-bench | benchm)
-	frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/bench.config")
-	[ "$variant" = bench ] || frags+=("$CONFIGS/lwnfs-m.config")
-	;;
-kasan | kcsan)
-	[ "$arch" = x86_64 ] || die "the $variant debug guest is x86_64 only"
-	frags=("$guest_frag" "$LWNFS_FRAGMENT" "$CONFIGS/debug.config" "$CONFIGS/debug-$variant.config")
-	;;
-*) die "unknown variant '$variant' (y, m, n, kunitm, bisect, allmod, clang, kasan, kcsan, bench, benchm)" ;;
-esac
+fi
 # A base whose Kconfig differs has its own lines for a fragment in
 # configs/BASE/NAME.config, read right after configs/NAME.config: where
 # both name a symbol, the base's line wins.
@@ -100,12 +82,7 @@ head=$(git -C "$tree" rev-parse HEAD)
 # tracks each object's CONFIG_ symbols), where a new directory would
 # recompile the whole kernel. The copy keeps none of the seed's records.
 if [ ! -e "$bd/.config" ]; then
-	case "$variant" in
-	m | n | kunitm | bisect | bench) seeds=y ;;
-	benchm) seeds="bench y" ;;
-	*) seeds= ;;
-	esac
-	for from in $seeds; do
+	for from in ${seeds//[,-]/ }; do
 		seed=$(build_dir "$base" "$arch-$from")
 		[ -f "$seed/.lwnfs-build" ] || continue
 		mkdir -p "$bd"
