@@ -31,8 +31,10 @@ help:
 	@echo "                   the =y build and guest (KUnit, kselftest), sparse  [root net GB]"
 	@echo
 	@echo "Check it (each ends 'N passed, N failed'; BASE=... for one base):"
-	@echo "  make check       CI's gate: every kind of check, the series' own on every base  [root net GB]"
-	@echo "  make check-all   the whole matrix, nightly: timing-dependent soaks, slow builds  [root net GB]"
+	@echo "  make check       CI's gate, within an hour cold: the newest base built and booted (also"
+	@echo "                   with KASAN), the series' own checks on every base  [root net GB]"
+	@echo "  make check-all   the whole matrix, nightly: every base booted, arm64, timing-dependent"
+	@echo "                   soaks, slow builds  [root net GB]"
 	@echo "  make stages      the stages a tier runs (TIER=quick|check|all|soak), from configs/stages.conf"
 	@echo "  make lint        shellcheck the scripts"
 	@echo
