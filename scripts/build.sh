@@ -64,6 +64,10 @@ fi
 # A base whose Kconfig differs has its own lines for a fragment in
 # configs/BASE/NAME.config, read right after configs/NAME.config: where
 # both name a symbol, the base's line wins.
+for f in "$CONFIGS/$base"/*.config; do
+	[ ! -e "$f" ] || [ -f "$CONFIGS/${f##*/}" ] ||
+		die "${f#"$LWNFS_TOP"/} overrides no fragment: there is no configs/${f##*/}"
+done
 with_base=()
 for f in "${frags[@]}"; do
 	with_base+=("$f")
