@@ -39,6 +39,34 @@ logs=$LWNFS_CACHE/logs
 TABLE=$CONFIGS/stages.conf
 mkdir -p "$logs"
 
+# check_table: configs/stages.conf's rows are well formed: 7 columns, a
+# known phase, flag, tier and selector, an "after" that names an earlier
+# stage, a command that is a script of scripts/. (A mistake there would
+# otherwise drop stages from a run without a word.)
+check_table() {
+	local id phase after flags tiers name cmd t w seen=' ' bad=0
+	conf_rows "$TABLE" | awk -F'\t+' 'NF != 7 { print "configs/stages.conf: a row needs 7 tab-separated columns: " $0; bad = 1 } END { exit bad }' ||
+		die "configs/stages.conf is malformed (above)"
+	while IFS=$'\t' read -r id phase after flags tiers name cmd; do
+		case "$phase" in setup | base) ;; *) echo "$id: unknown phase '$phase'" && bad=1 ;; esac
+		case "$flags" in - | warn) ;; *) echo "$id: unknown flag '$flags'" && bad=1 ;; esac
+		[ "$after" = - ] || [[ "$seen" == *" $after "* ]] || { echo "$id: after '$after', which is not an earlier stage" && bad=1; }
+		for t in $tiers; do
+			case "${t%%=*}" in quick | check | all | soak) ;; *) echo "$id: unknown tier in '$t'" && bad=1 ;; esac
+			case "${t#*=}" in once | newest | oldest | every | newest+oldest | clang | clang1) ;;
+			*) echo "$id: unknown bases in '$t'" && bad=1 ;;
+			esac
+		done
+		for w in $cmd; do
+			[ "$w" = env ] || [[ "$w" == *=* ]] && continue
+			[ -x "$S/$w" ] || { echo "$id: no script scripts/$w" && bad=1; }
+			break
+		done
+		seen="$seen$id "
+	done < <(conf_rows "$TABLE" | awk -F'\t+' -v OFS='\t' '{ $1 = $1; print }')
+	[ $bad = 0 ] || die "configs/stages.conf has mistakes (above)"
+}
+
 # selected SELECTOR: the run's bases that a tier's selector names, in order
 # ("once" gives the one empty name).
 selected() {
@@ -54,7 +82,6 @@ selected() {
 		newest+oldest) [ "$b" = "$newest" ] || [ "$b" = "$oldest" ] ;;
 		clang) [ "$(base_field "$b" clang)" != no ] ;;
 		clang1) [ -z "$first_clang" ] && [ "$(base_field "$b" clang)" != no ] && first_clang=$b ;;
-		*) die "configs/stages.conf: unknown bases '$1' (once, newest, oldest, every, newest+oldest, clang, clang1)" ;;
 		esac && echo "$b"
 	done
 }
@@ -63,7 +90,6 @@ selected() {
 # "id<TAB>after<TAB>flags<TAB>selector<TAB>name<TAB>command".
 rows() {
 	conf_rows "$TABLE" | awk -F'\t+' -v phase="$1" -v tier="$tier" '
-		NF != 7 { print "configs/stages.conf: a row needs 7 tab-separated columns: " $0 > "/dev/stderr"; exit 1 }
 		$2 == phase {
 			n = split($5, t, " ")
 			for (i = 1; i <= n; i++)
@@ -116,7 +142,7 @@ stage() {
 	fi
 	local script=$S/$1
 	shift
-	env "${envs[@]}" "$script" "$@" >"$log" 2>&1
+	env "${envs[@]}" "$script" "$@" </dev/null >"$log" 2>&1
 	rc=$?
 	times+=("$(printf '%6ss  %s' $((SECONDS - start)) "$name")")
 	if [ $rc -eq 0 ]; then
@@ -174,6 +200,7 @@ write_times() {
 	echo "stage times: ${f#"$LWNFS_TOP"/}"
 }
 
+check_table
 if [ $list = 1 ]; then
 	echo "make $tier: the stages, in order (configs/stages.conf)"
 	run_phase setup
@@ -181,7 +208,8 @@ if [ $list = 1 ]; then
 	exit 0
 fi
 cache_state="warm"
-[ -n "$(ls -A "$LWNFS_CACHE/trees" "$LWNFS_CACHE/ccache" 2>/dev/null)" ] || cache_state="empty (no trees, no ccache)"
+[ -n "$(find "$LWNFS_CACHE/trees" "$LWNFS_CACHE/ccache" -mindepth 1 -print -quit 2>/dev/null)" ] ||
+	cache_state="empty (no trees, no ccache)"
 run_phase setup
 clang_notes
 for b in "${bases[@]}"; do run_phase base "$b"; done

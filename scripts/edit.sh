@@ -45,6 +45,9 @@ trap 'rm -rf "$fresh"' EXIT
 if "$LWNFS_TOP/scripts/gen-patches.sh" -o "$fresh" "$base" >"$fresh/log" 2>&1; then
 	diff -rq "$fresh/$base" "$series" >/dev/null ||
 		die "patches/$base is not what the sources generate; run: make patches (and commit), then make edit"
+elif [ "$base" = "$(newest_base)" ] || ! grep -q "^error: deltas/.*\.diff does not apply" "$fresh/log"; then
+	sed 's/^/  | /' "$fresh/log"
+	die "the sources do not generate $base's series (above); fix that first"
 else
 	sed 's/^/  | /' "$fresh/log"
 	echo ">> deltas/$base.diff does not apply to the sources now: the edit starts from patches/$base as"
@@ -52,7 +55,9 @@ else
 fi
 
 git -C "$tree" worktree prune
-git -C "$tree" branch -q -D "$branch" 2>/dev/null || true
+! git -C "$tree" rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
+	die "$tree still has the branch $branch of an earlier edit, with no work tree; look at it
+  (git -C $tree log $BASE_TAG..$branch) and delete it (git -C $tree branch -D $branch), then make edit"
 git -C "$tree" worktree add -q -b "$branch" "$dir" "$BASE_TAG"
 mapfile -t files < <(sed "s|^|$series/|" "$series/series")
 if ! git_fixed -C "$dir" am -q "${files[@]}"; then

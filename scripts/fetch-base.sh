@@ -13,6 +13,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib-edit.sh
+. "$LWNFS_TOP/scripts/lib-edit.sh"
 
 base=${1:?usage: $0 BASE}
 check_base "$base"
@@ -87,7 +89,11 @@ git_fixed -C "$src" commit -q -m "Linux $version (Debian $pkg)" \
 	-m "Imported from Debian's $pkg $version ($suite) by lwnfs scripts/fetch-base.sh."
 git -C "$src" tag "$BASE_TAG"
 git -C "$src" checkout -q -b lwnfs
-# Only a complete tree takes the cache's place.
+# Only a complete tree takes the cache's place; an open edit's commits
+# live in the tree's repository.
+[ ! -d "$(edit_dir "$base")" ] ||
+	die "an edit of $base is open in $(edit_dir "$base"), and its commits live in the tree this would
+  replace; take it back first (make import BASE=$base) or throw it away (make edit-drop BASE=$base)"
 rm -rf "$tree"
 mv "$src" "$tree"
 rm -rf "$tree.tmp" "$deb"

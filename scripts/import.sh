@@ -56,10 +56,17 @@ mapfile -t bases < <(all_bases)
 mapfile -t old_patches < <(conf_rows "$LWNFS_TOP/split/patches.conf" | awk '{ print $1 }')
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 (cd "$LWNFS_TOP" && tar -cf "$work/backup.tar" fs-lwnfs selftests-lwnfs Documentation split deltas Kconfig.snippet patches series)
-restore() {
+# Until the import is done, any way out of this script puts the sources
+# back as they were.
+done=0
+put_back() {
 	(cd "$LWNFS_TOP" && rm -rf fs-lwnfs selftests-lwnfs Documentation split deltas patches && tar -xf "$work/backup.tar")
+}
+trap '[ $done = 1 ] || { put_back; echo "error: the import stopped; the sources are as they were" >&2; }; rm -rf "$work"' EXIT
+restore() {
+	put_back
+	done=1
 	die "$@"
 }
 export_sources "$(stamp_get "$stamp" start)" "$work/old"
@@ -72,15 +79,19 @@ import_newest() {
 		c=${commits[k - 1]}
 		export_sources "$c" "$work/states/$k"
 		subject=$(git log -1 --format=%s "$c")
+		# the name of the old patch with this subject; if none, and the
+		# series has as many patches as before, the name of the one in
+		# this place (a reworded patch), unless another commit has the
+		# subject that patch had; else one made from the subject
 		name=''
-		if [ "$n" -eq ${#old_patches[@]} ]; then
-			name=${old_patches[k - 1]}
-			name=${name#[0-9][0-9][0-9][0-9]-}
-		else
-			for f in "${old_patches[@]}"; do
-				[ "$(head -n 1 "$LWNFS_TOP/split/$f.msg")" != "$subject" ] || name=${f#[0-9][0-9][0-9][0-9]-}
-			done
+		for f in "${old_patches[@]}"; do
+			[ "$(head -n 1 "$LWNFS_TOP/split/$f.msg")" != "$subject" ] || name=$f
+		done
+		if [ -z "$name" ] && [ "$n" -eq ${#old_patches[@]} ]; then
+			f=${old_patches[k - 1]}
+			git log --format=%s "$BASE_TAG..HEAD" | grep -qxF -- "$(head -n 1 "$LWNFS_TOP/split/$f.msg")" || name=$f
 		fi
+		name=${name#[0-9][0-9][0-9][0-9]-}
 		names+=("$(printf '%04d-%s' "$k" "${name:-$(slug "$subject")}")")
 	done
 	for f in "${old_patches[@]}"; do
@@ -183,17 +194,24 @@ for ((k = 0; k < n; k++)); do
 	for f in "${EDIT_HOOKS[@]}"; do paths+=("${f#*:}"); done
 	git diff --quiet "$got~$k" "$tip~$k" -- "${paths[@]}" 2>/dev/null && continue
 	git diff "$got~$k" "$tip~$k" -- "${paths[@]}" | head -n 40 || true
-	if [ "$base" != "$newest" ] && [ "$k" -gt 0 ]; then
+	if [ "$base" != "$newest" ] && [ "$k" -gt 0 ] && [ "${LWNFS_ACCEPT:-0}" = 1 ]; then
+		echo ">> accepted (LWNFS_ACCEPT=1): patch $((n - k)) of $base comes out as above (generated -> branch)"
+	elif [ "$base" != "$newest" ] && [ "$k" -gt 0 ]; then
 		# an older base's series is its final sources cut as the newest's
-		echo ">> warning: patch $((n - k)) of $base comes out as above (generated -> branch): the generator cuts an older base's final sources as it cuts the newest base's"
+		restore "patch $((n - k)) of $base does not come out as the branch has it (above: generated -> branch):
+  an older base's patches are its final sources cut as the newest base's are, so a change that only one
+  patch of it has in another place is lost; nothing imported. If that is meant, import with LWNFS_ACCEPT=1"
 	else
 		restore "patch $((n - k)) does not come out of the import as the branch has it (above: generated -> branch);
-  a tree hook's text lives in split/MAINTAINERS.entry, Kconfig.snippet or scripts/gen-patches.sh, not in the tree; nothing imported"
+  a tree hook's text lives in configs/hooks.conf (and the files it names), not in the tree; nothing imported"
 	fi
 done
+done=1
+# the branch is kept as a ref until the next import of the base
+git -C "$(tree_dir "$base")" update-ref "refs/lwnfs/imported/$base" "$tip"
 git -C "$(tree_dir "$base")" worktree remove --force "$dir"
 git -C "$(tree_dir "$base")" branch -q -D "$branch"
-info "imported the edit of $base; patches/ regenerated"
+info "imported the edit of $base (its branch is kept as refs/lwnfs/imported/$base); patches/ regenerated"
 # a delta applies on top of the newer bases' ones: the first base that
 # fails stops the older ones
 if [ ${#failed[@]} -gt 0 ]; then

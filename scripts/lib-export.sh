@@ -22,7 +22,7 @@ diff_tree() {
 # into an export (gen-patches.sh --states/--finals) so that its import can
 # refuse an export made from other sources.
 sources_hash() {
-	(cd "$LWNFS_TOP" && find fs-lwnfs selftests-lwnfs Documentation split deltas Kconfig.snippet bases.conf \
+	(cd "$LWNFS_TOP" && find fs-lwnfs selftests-lwnfs Documentation split deltas Kconfig.snippet bases.conf configs/hooks.conf \
 		-type f -print0 | sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16
 }
 

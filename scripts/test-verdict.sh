@@ -25,15 +25,22 @@ soak_opts=(--mode soak --smp 2 --kselftests 57 --kunit 73 --kunit-py "$kunit_py"
 
 passed=0 failed=0
 # case NAME STATUS REASON FIXTURE EDIT [OPTION...]: the fixture after the
-# sed script EDIT must get exit status STATUS and, unless REASON is -, a
-# line of output matching REASON.
+# sed script EDIT (which must change it, unless it is empty) must get exit
+# status STATUS and, unless REASON is -, a line matching REASON among the
+# reasons verdict.sh gives last (not in the log's tail it shows first).
 case_() {
 	local name=$1 want=$2 why=$3 fixture=$4 edit=$5 log out rc=0
 	shift 5
 	log=$work/$name.log
 	sed -e "$edit" "$fixtures/$fixture" >"$log"
+	if [ -n "$edit" ] && cmp -s "$log" "$fixtures/$fixture"; then
+		failed=$((failed + 1))
+		printf 'FAIL %-42s its edit changed nothing in %s\n' "$name" "$fixture"
+		return
+	fi
 	out=$("$LWNFS_TOP/scripts/verdict.sh" "$@" "$log" 2>&1) || rc=$?
-	if [ "$rc" = "$want" ] && { [ "$why" = - ] || grep -qE -- "$why" <<<"$out"; }; then
+	if [ "$rc" = "$want" ] && { [ "$why" = - ] ||
+		sed -n '/^--- why the guest /,$p' <<<"$out" | grep -qE -- "$why"; }; then
 		passed=$((passed + 1))
 		printf 'ok %-44s status %s\n' "$name" "$rc"
 	else
@@ -77,6 +84,12 @@ case_ soak-kcsan-elsewhere 0 - $S \
 	"${end}i $kcsan\\nBUG: KCSAN: data-race in tick_sched_timer / tick_nohz_next_event\\n$kcsan" "${soak_opts[@]}"
 case_ soak-kcsan-in-lwnfs 1 'kernel problems' $S \
 	"${end}i $kcsan\\nBUG: KCSAN: data-race in lwnfs_write+0x10/0x80 / lwnfs_read_iter+0x20/0x90\\n$kcsan" "${soak_opts[@]}"
+case_ soak-no-stress-asked 0 - $S '/^ok [0-9]* soak: \(stress\|race\)/d' \
+	--mode soak --smp 2 --kselftests 57 --kunit 73 --kunit-py "$kunit_py" --kmemleak --faults --stress 0 --trinity 120
+case_ soak-no-stress-run 1 "did not run 'soak: stress'" $S '/^ok [0-9]* soak: \(stress\|race\)/d' "${soak_opts[@]}"
+case_ soak-trinity-unmount 1 'failed tests' $S 's/^ok \([0-9]*\) trinity: its instance unmounts/not ok \1 trinity: its instance unmounts/' "${soak_opts[@]}"
+case_ soak-trinity-reach 3 'depends on timing' $S 's/^ok \([0-9]*\) trinity: it reached lwnfs/not ok \1 trinity: it reached lwnfs/' "${soak_opts[@]}"
+case_ test-kmemleak-line 1 'kernel problems' $T "${end}i kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)" "${test_opts[@]}"
 case_ soak-stress-timing 3 'depends on timing' $S 's/^ok \([0-9]*\) soak: stress/not ok \1 soak: stress/' "${soak_opts[@]}"
 case_ soak-stress-timing-and-kasan 1 'kernel problems' $S \
 	"s/^ok \\([0-9]*\\) soak: stress/not ok \\1 soak: stress/;${end}i BUG: KASAN: use-after-free in lwnfs_evict_inode+0x1/0x2" "${soak_opts[@]}"
