@@ -27,7 +27,7 @@ help:
 	@echo "  make import      take the edited series back into the sources, regenerate patches/, name"
 	@echo "                   any older base whose delta needs the change by hand (BASE=... of several)"
 	@echo "  make edit-drop   throw BASE's open edit away"
-	@echo "  make quick       the contributor's loop on the newest base: make patches, checkpatch,"
+	@echo "  make quick       the contributor's loop on the newest base: its patches/ regenerated, checkpatch,"
 	@echo "                   the =y build and guest (KUnit, kselftest), sparse  [root net GB]"
 	@echo
 	@echo "Check it (each ends 'N passed, N failed'; BASE=... for one base):"

@@ -39,24 +39,51 @@ logs=$LWNFS_CACHE/logs
 TABLE=$CONFIGS/stages.conf
 mkdir -p "$logs"
 
+# covers A B: whether selector A names every base that selector B does.
+covers() {
+	case "$1" in
+	"$2") ;;
+	every) [ "$2" != once ] ;;
+	newest+oldest) [ "$2" = newest ] || [ "$2" = oldest ] ;;
+	clang) [ "$2" = clang1 ] ;;
+	*) false ;;
+	esac
+}
+
 # check_table: configs/stages.conf's rows are well formed: 7 columns, a
-# known phase, flag, tier and selector, an "after" that names an earlier
-# stage, a command that is a script of scripts/. (A mistake there would
-# otherwise drop stages from a run without a word.)
+# known phase, flag, tier and selector, a unique id, an "after" that names
+# an earlier stage of the same phase (or a setup stage) which, in each tier
+# that runs both, runs on every base the stage runs on, and a command that
+# is a script of scripts/. (A mistake there would otherwise drop stages
+# from a run, or run one without what it needs, without a word.)
 check_table() {
 	local id phase after flags tiers name cmd t w seen=' ' bad=0
+	local -A sel=() ph=()
 	conf_rows "$TABLE" | awk -F'\t+' 'NF != 7 { print "configs/stages.conf: a row needs 7 tab-separated columns: " $0; bad = 1 } END { exit bad }' ||
 		die "configs/stages.conf is malformed (above)"
 	while IFS=$'\t' read -r id phase after flags tiers name cmd; do
 		case "$phase" in setup | base) ;; *) echo "$id: unknown phase '$phase'" && bad=1 ;; esac
 		case "$flags" in - | warn) ;; *) echo "$id: unknown flag '$flags'" && bad=1 ;; esac
-		[ "$after" = - ] || [[ "$seen" == *" $after "* ]] || { echo "$id: after '$after', which is not an earlier stage" && bad=1; }
+		[[ "$seen" != *" $id "* ]] || { echo "$id: a second row with this id" && bad=1; }
+		if [ "$after" != - ]; then
+			[[ "$seen" == *" $after "* ]] || { echo "$id: after '$after', which is not an earlier stage" && bad=1; }
+			[ "${ph[$after]:-}" != base ] || [ "$phase" = base ] ||
+				{ echo "$id: a setup stage after the base stage '$after'" && bad=1; }
+		fi
 		for t in $tiers; do
 			case "${t%%=*}" in quick | check | all | soak) ;; *) echo "$id: unknown tier in '$t'" && bad=1 ;; esac
 			case "${t#*=}" in once | newest | oldest | every | newest+oldest | clang | clang1) ;;
 			*) echo "$id: unknown bases in '$t'" && bad=1 ;;
 			esac
+			[ -z "${sel[$id@${t%%=*}]:-}" ] || { echo "$id: tier ${t%%=*} named twice" && bad=1; }
+			sel[$id@${t%%=*}]=${t#*=}
+			if [ "$after" != - ] && [ -n "${sel[$after@${t%%=*}]:-}" ] &&
+				! covers "${sel[$after@${t%%=*}]}" "${t#*=}"; then
+				echo "$id: in tier ${t%%=*} it runs on '${t#*=}', but '$after' only on '${sel[$after@${t%%=*}]}'"
+				bad=1
+			fi
 		done
+		ph[$id]=$phase
 		for w in $cmd; do
 			[ "$w" = env ] || [[ "$w" == *=* ]] && continue
 			[ -x "$S/$w" ] || { echo "$id: no script scripts/$w" && bad=1; }

@@ -19,7 +19,7 @@ if [ "${1:-}" = --drop ]; then
 	shift
 fi
 base=${1:?usage: $0 [--drop] BASE}
-need_tree "$base"
+check_base "$base"
 tree=$(tree_dir "$base")
 dir=$(edit_dir "$base")
 branch=$(edit_branch "$base")
@@ -31,6 +31,7 @@ if [ $drop = 1 ]; then
 	info "dropped the edit of $base"
 	exit 0
 fi
+need_tree "$base"
 [ ! -e "$dir" ] || die "an edit of $base is open in $dir; take it back with: make import BASE=$base
   or throw it away with: make edit-drop BASE=$base"
 series=$(series_dir "$base")
@@ -45,7 +46,7 @@ trap 'rm -rf "$fresh"' EXIT
 if "$LWNFS_TOP/scripts/gen-patches.sh" -o "$fresh" "$base" >"$fresh/log" 2>&1; then
 	diff -rq "$fresh/$base" "$series" >/dev/null ||
 		die "patches/$base is not what the sources generate; run: make patches (and commit), then make edit"
-elif [ "$base" = "$(newest_base)" ] || ! grep -q "^error: deltas/.*\.diff does not apply" "$fresh/log"; then
+elif [ "$base" = "$(newest_base)" ] || ! grep -q "^error: deltas/$base\.diff does not apply" "$fresh/log"; then
 	sed 's/^/  | /' "$fresh/log"
 	die "the sources do not generate $base's series (above); fix that first"
 else

@@ -30,6 +30,10 @@ if git -C "$tree" rev-parse -q --verify "$BASE_TAG^{commit}" >/dev/null 2>&1; th
 		exit 0
 	fi
 	info "$base: the cached tree is $have, bases.conf pins $version: fetching again"
+	# an open edit's commits live in the tree's repository
+	[ ! -d "$(edit_dir "$base")" ] ||
+		die "an edit of $base is open in $(edit_dir "$base"), and its commits live in the tree this
+  would replace; keep them (git -C $(edit_dir "$base") format-patch $BASE_TAG), then: make edit-drop BASE=$base"
 fi
 
 need_cmd apt-get apt
@@ -89,11 +93,7 @@ git_fixed -C "$src" commit -q -m "Linux $version (Debian $pkg)" \
 	-m "Imported from Debian's $pkg $version ($suite) by lwnfs scripts/fetch-base.sh."
 git -C "$src" tag "$BASE_TAG"
 git -C "$src" checkout -q -b lwnfs
-# Only a complete tree takes the cache's place; an open edit's commits
-# live in the tree's repository.
-[ ! -d "$(edit_dir "$base")" ] ||
-	die "an edit of $base is open in $(edit_dir "$base"), and its commits live in the tree this would
-  replace; take it back first (make import BASE=$base) or throw it away (make edit-drop BASE=$base)"
+# Only a complete tree takes the cache's place.
 rm -rf "$tree"
 mv "$src" "$tree"
 rm -rf "$tree.tmp" "$deb"

@@ -194,13 +194,13 @@ for ((k = 0; k < n; k++)); do
 	for f in "${EDIT_HOOKS[@]}"; do paths+=("${f#*:}"); done
 	git diff --quiet "$got~$k" "$tip~$k" -- "${paths[@]}" 2>/dev/null && continue
 	git diff "$got~$k" "$tip~$k" -- "${paths[@]}" | head -n 40 || true
-	if [ "$base" != "$newest" ] && [ "$k" -gt 0 ] && [ "${LWNFS_ACCEPT:-0}" = 1 ]; then
-		echo ">> accepted (LWNFS_ACCEPT=1): patch $((n - k)) of $base comes out as above (generated -> branch)"
+	if [ "$base" != "$newest" ] && [ "$k" -gt 0 ] && [ "${LWNFS_ACCEPT_CUT:-0}" = 1 ]; then
+		echo ">> accepted (LWNFS_ACCEPT_CUT=1): patch $((n - k)) of $base comes out as above (generated -> branch)"
 	elif [ "$base" != "$newest" ] && [ "$k" -gt 0 ]; then
 		# an older base's series is its final sources cut as the newest's
 		restore "patch $((n - k)) of $base does not come out as the branch has it (above: generated -> branch):
   an older base's patches are its final sources cut as the newest base's are, so a change that only one
-  patch of it has in another place is lost; nothing imported. If that is meant, import with LWNFS_ACCEPT=1"
+  patch of it has in another place is lost; nothing imported. If that is meant, import with LWNFS_ACCEPT_CUT=1"
 	else
 		restore "patch $((n - k)) does not come out of the import as the branch has it (above: generated -> branch);
   a tree hook's text lives in configs/hooks.conf (and the files it names), not in the tree; nothing imported"

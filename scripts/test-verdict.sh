@@ -86,6 +86,11 @@ case_ soak-kcsan-in-lwnfs 1 'kernel problems' $S \
 	"${end}i $kcsan\\nBUG: KCSAN: data-race in lwnfs_write+0x10/0x80 / lwnfs_read_iter+0x20/0x90\\n$kcsan" "${soak_opts[@]}"
 case_ soak-no-stress-asked 0 - $S '/^ok [0-9]* soak: \(stress\|race\)/d' \
 	--mode soak --smp 2 --kselftests 57 --kunit 73 --kunit-py "$kunit_py" --kmemleak --faults --stress 0 --trinity 120
+case_ soak-make-check 0 - $S '/^ok [0-9]* soak: \(stress\|race\)/d; /^ok [0-9]* trinity: /d' \
+	--mode soak --smp 2 --kselftests 57 --kunit 73 --kunit-py "$kunit_py" --kmemleak --faults --stress 0 --trinity 0
+case_ soak-make-check-no-faults 1 "did not run 'soak: fault injection'" $S \
+	'/^ok [0-9]* soak: \(stress\|race\|fault injection\)/d; /^ok [0-9]* trinity: /d' \
+	--mode soak --smp 2 --kselftests 57 --kunit 73 --kunit-py "$kunit_py" --kmemleak --faults --stress 0 --trinity 0
 case_ soak-no-stress-run 1 "did not run 'soak: stress'" $S '/^ok [0-9]* soak: \(stress\|race\)/d' "${soak_opts[@]}"
 case_ soak-trinity-unmount 1 'failed tests' $S 's/^ok \([0-9]*\) trinity: its instance unmounts/not ok \1 trinity: its instance unmounts/' "${soak_opts[@]}"
 case_ soak-trinity-reach 3 'depends on timing' $S 's/^ok \([0-9]*\) trinity: it reached lwnfs/not ok \1 trinity: it reached lwnfs/' "${soak_opts[@]}"

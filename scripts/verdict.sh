@@ -26,6 +26,12 @@ set -euo pipefail
 LWNFS_LOCK=no
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# status 1 is the guest's failure: this script's own errors are 2
+die() {
+	echo "error: $*" >&2
+	exit 2
+}
+trap 'exit 2' ERR
 
 mode=test smp=1 kselftests='' kunit='' kunit_py='' kmemleak=0 faults=0 stress=0 trinity=0
 while [ $# -gt 1 ]; do
