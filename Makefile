@@ -31,7 +31,7 @@ help:
 	@echo "                   the =y build and guest (KUnit, kselftest), sparse  [root net GB]"
 	@echo
 	@echo "Check it (each ends 'N passed, N failed'; BASE=... for one base):"
-	@echo "  make check       CI's gate, within an hour cold: the newest base built and booted (also"
+	@echo "  make check       CI's gate: the newest base built and booted (also"
 	@echo "                   with KASAN), the series' own checks on every base  [root net GB]"
 	@echo "  make check-all   the whole matrix, nightly: every base booted, arm64, timing-dependent"
 	@echo "                   soaks, slow builds  [root net GB]"
