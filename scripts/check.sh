@@ -213,12 +213,14 @@ clang_notes() {
 
 # write_times: the stage times of a whole run that passed, for the docs.
 write_times() {
-	local f=$LWNFS_TOP/docs/timings/$tier.txt
+	local f=$LWNFS_TOP/docs/timings/$tier.txt commit
+	# (before the file is written, which would make the tree dirty)
+	commit=$(git -C "$LWNFS_TOP" describe --always --dirty 2>/dev/null || echo unknown)
 	mkdir -p "${f%/*}"
 	{
 		echo "# make $([ "$tier" = all ] && echo check-all || echo "$tier"): stage times of the last whole run that passed (scripts/check.sh writes this file)"
 		echo "date: $(date -u '+%F %T') UTC"
-		echo "commit: $(git -C "$LWNFS_TOP" describe --always --dirty 2>/dev/null || echo unknown)"
+		echo "commit: $commit"
 		echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)"
 		echo "cache at the start: $cache_state"
 		echo "total: $((SECONDS - run_start))s"
