@@ -16,7 +16,6 @@ set -uo pipefail
 tier=check duration='' list=0
 case "${1:-}" in
 --tier) tier=${2:-} && shift 2 ;;
---all) tier=all && shift ;;
 --soak)
 	tier=soak duration=${2:-}
 	[[ "$duration" =~ ^[1-9][0-9]*$ ]] || die "--soak needs a number of seconds (make soak DURATION=600)"

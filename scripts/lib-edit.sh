@@ -34,10 +34,12 @@ export_sources() {
 # outside_sources COMMIT: the files COMMIT changes that are neither the
 # sources nor a hooked file.
 outside_sources() {
-	local f h ok
+	local f h s ok
 	git diff-tree --no-commit-id --name-only -r "$1" | while IFS= read -r f; do
 		ok=0
-		case "$f" in fs/lwnfs/* | tools/testing/selftests/filesystems/lwnfs/* | Documentation/filesystems/lwnfs.rst) ok=1 ;; esac
+		for s in "${EDIT_SOURCES[@]}"; do
+			[ "$f" != "$s" ] && [[ "$f" != "$s"/* ]] || ok=1
+		done
 		for h in "${EDIT_HOOKS[@]}"; do
 			[ "$f" != "${h#*:}" ] || ok=1
 		done
