@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches edit edit-drop import post sync apply consumers build selftest guest cross kunit-uml cocci quick check check-all soak stages bench lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches module-source edit edit-drop import post sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench lint
 
 # Marks: [root] needs root (apt-get, or QEMU's host setup), [net] the
 # network (Debian's mirror), [GB] gigabytes in the cache.
@@ -20,8 +20,10 @@ help:
 	@echo "                   NAME='Your Name' EMAIL=you@example.com [TREE=url] OUT=dir"
 	@echo
 	@echo "Change it:"
-	@echo "  make patches     regenerate patches/ and series from fs-lwnfs/, Documentation/, split/, deltas/"
-	@echo "  make sync        check that patches/ matches a fresh generation"
+	@echo "  make patches     regenerate patches/, series and module/ (the out-of-tree module of each base)"
+	@echo "                   from fs-lwnfs/, Documentation/, split/, deltas/"
+	@echo "  make sync        check that patches/ and module/ match a fresh generation"
+	@echo "  make module-source  BASE's out-of-tree module source into DIR=... (a new directory)"
 	@echo "  make edit        BASE's series as git commits in a work tree (its path: the last line);"
 	@echo "                   change it with git (--fixup, rebase -i, reword), then: make import  [GB]"
 	@echo "  make import      take the edited series back into the sources, regenerate patches/, name"
@@ -47,8 +49,10 @@ help:
 	@echo "  make consumers   apply BASE's series as users do: patch -F0, quilt, git am -3,"
 	@echo "                   Buildroot's rules, the Yocto layer (contrib/)"
 	@echo "  make build       build BASE with CONFIG_LWNFS=y (VARIANT=y|m|n|kunitm|allmod|clang|kasan|kcsan)  [GB]"
+	@echo "  make module      build module/BASE out of tree against BASE's VARIANT=n kernel (W=1)"
 	@echo "  make selftest    build BASE's lwnfs kselftest (static) for VARIANT's build"
-	@echo "  make guest       boot BASE's VARIANT (y|m) build and run the guest (MODE=test|demo|shell);"
+	@echo "  make guest       boot BASE's VARIANT (y|m|oot) build and run the guest (MODE=test|demo|shell);"
+	@echo "                   oot: the VARIANT=n kernel with make module's lwnfs.ko"
 	@echo "                   VARIANT=kasan|kcsan MODE=soak: a debug guest (SOAK_STRESS=s SOAK_TRINITY=s)"
 	@echo "                   build, selftest, guest: LWNFS_ARCH=x86_64|arm64 (configs/arch.conf)"
 	@echo "  make cross       build BASE for arm and riscv64 (=y, =m, W=1, kselftest)  [GB]"
@@ -95,6 +99,11 @@ drift:
 
 patches:
 	@$(S)/gen-patches.sh
+	@$(S)/gen-module.sh
+
+module-source:
+	@$(if $(DIR),,echo "usage: make module-source BASE=... DIR=<new directory>" >&2; exit 2)
+	@$(S)/gen-module.sh --dir $(BASE) "$(DIR)"
 
 edit:
 	@$(S)/edit.sh $(BASE)
@@ -120,6 +129,9 @@ consumers:
 VARIANT ?= y
 build:
 	@$(S)/build.sh $(BASE) $(VARIANT)
+
+module:
+	@$(S)/module.sh $(BASE)
 
 selftest:
 	@$(S)/selftest.sh $(BASE) $(VARIANT)

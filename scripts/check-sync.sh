@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fail when patches/ or series differ from a fresh generation: the committed
-# patches must be exactly what `make patches` makes from the sources.
+# Fail when patches/, series or module/ differ from a fresh generation: the
+# committed patches and module sources must be exactly what `make patches`
+# makes from the sources.
 #
 # usage: scripts/check-sync.sh [BASE...]     (default: every base)
 set -euo pipefail
@@ -15,20 +16,22 @@ fi
 fresh=$(mktemp -d)
 trap 'rm -rf "$fresh"' EXIT
 "$LWNFS_TOP/scripts/gen-patches.sh" -o "$fresh" "${bases[@]}" >/dev/null
+"$LWNFS_TOP/scripts/gen-module.sh" -o "$fresh/module" "${bases[@]}" >/dev/null
 newest=$(newest_base)
 
 status=0
 for b in "${bases[@]}"; do
 	diff -ru "$fresh/$b" "$LWNFS_TOP/patches/$b" || status=1
+	diff -ru -x .gitignore "$fresh/module/$b" "$LWNFS_TOP/module/$b" || status=1
 	if [ "$b" = "$newest" ]; then
 		sed "s|^|patches/$newest/|" "$fresh/$newest/series" | diff -u - "$LWNFS_TOP/series" || status=1
 	fi
 done
-# a directory in patches/ that no base of bases.conf generates
-for d in "$LWNFS_TOP"/patches/*/; do
-	d=$(basename "$d")
-	(check_base "$d") 2>/dev/null || { echo "patches/$d: no such base in bases.conf"; status=1; }
+# a directory in patches/ or module/ that no base of bases.conf generates
+for d in "$LWNFS_TOP"/patches/*/ "$LWNFS_TOP"/module/*/; do
+	b=$(basename "$d")
+	(check_base "$b") 2>/dev/null || { echo "${d#"$LWNFS_TOP"/}: no such base in bases.conf"; status=1; }
 done
 [ "$status" -eq 0 ] ||
-	die "patches/ is out of sync with fs-lwnfs/, Documentation/ and split/; run: make patches, and commit the result"
-info "patches/ and series match a fresh generation for: ${bases[*]}"
+	die "patches/ or module/ is out of sync with fs-lwnfs/, Documentation/ and split/; run: make patches, and commit the result"
+info "patches/, series and module/ match a fresh generation for: ${bases[*]}"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Boot a base's kernel, built by scripts/build.sh BASE VARIANT (y or m), in
-# a QEMU guest with a busybox initramfs, and run lwnfs in it.
+# a QEMU guest with a busybox initramfs, and run lwnfs in it. VARIANT oot is
+# the CONFIG_LWNFS=n kernel with the out-of-tree module of module/BASE
+# (scripts/module.sh).
 #
 # usage: scripts/guest.sh BASE VARIANT test|soak|demo|shell
-#   test   the kselftest suite, plus the module lifecycle when lwnfs is =m;
+#   test   the kselftest suite, plus the module lifecycle when lwnfs is a
+#          module (=m, oot);
 #          fails on any "not ok", any SKIP, a missing end marker, or a kernel
 #          log line with WARNING:, BUG:, Oops or a sanitizer report
 #   soak   (VARIANT kasan or kcsan: the debug guests) KUnit at insmod, the
@@ -31,14 +34,14 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: $0 BASE y|m|kasan|kcsan|bench test|soak|bench|demo|shell"
+usage="usage: $0 BASE y|m|oot|kasan|kcsan|bench test|soak|bench|demo|shell"
 base=${1:?$usage}
 variant=${2:?$usage}
 mode=${3:?$usage}
-case "$variant" in y | m | kasan | kcsan | bench) ;; *) die "unknown variant '$variant' (y, m, kasan, kcsan, bench)" ;; esac
+case "$variant" in y | m | oot | kasan | kcsan | bench) ;; *) die "unknown variant '$variant' (y, m, oot, kasan, kcsan, bench)" ;; esac
 case "$mode" in test | soak | bench | demo | shell) ;; *) die "unknown mode '$mode' (test, soak, bench, demo, shell)" ;; esac
 case "$variant,$mode" in
-kasan,soak | kcsan,soak | bench,bench | [ym],test | [ym],demo | [ym],shell | kasan,shell | kcsan,shell | bench,shell) ;;
+kasan,soak | kcsan,soak | bench,bench | [ym],test | [ym],demo | [ym],shell | oot,test | oot,demo | oot,shell | kasan,shell | kcsan,shell | bench,shell) ;;
 *) die "mode $mode does not go with variant $variant (soak: kasan or kcsan; bench: bench)" ;;
 esac
 arch=${LWNFS_ARCH:-x86_64}
@@ -50,34 +53,48 @@ need_cmd cpio cpio
 need_applied "$base"
 busybox=$("$LWNFS_TOP/scripts/fetch-busybox.sh" "$arch" | tail -n 1)
 
-bd=$(build_dir "$base" "$arch-$variant")
+# the out-of-tree module's guest boots the kernel built without lwnfs
+kvariant=$variant
+[ "$variant" != oot ] || kvariant=n
+bd=$(build_dir "$base" "$arch-$kvariant")
 kernel=$bd/$(arch_field "$arch" image)
 arch_arg=
 [ "$arch" = x86_64 ] || arch_arg=" LWNFS_ARCH=$arch"
-rebuild="run: make build BASE=$base VARIANT=$variant$arch_arg"
+rebuild="run: make build BASE=$base VARIANT=$kvariant$arch_arg"
 if [ ! -f "$kernel" ] || [ ! -f "$bd/.lwnfs-build" ]; then
-	die "no $arch-$variant kernel for $base; $rebuild"
+	die "no $arch-$kvariant kernel for $base; $rebuild"
 fi
 if [ "$(stamp_get "$bd/.lwnfs-build" series)" != "$(series_hash "$base")" ] ||
 	[ "$(stamp_get "$bd/.lwnfs-build" head)" != "$(git -C "$(tree_dir "$base")" rev-parse HEAD)" ]; then
-	die "the $arch-$variant kernel of $base was built from another series than patches/$base; $rebuild"
+	die "the $arch-$kvariant kernel of $base was built from another series than patches/$base; $rebuild"
 fi
 [ "$(stamp_get "$bd/.lwnfs-build" config)" = "$(stamp_get "$bd/.lwnfs-config" key)" ] ||
-	die "the $arch-$variant kernel of $base was built with another configuration; $rebuild"
+	die "the $arch-$kvariant kernel of $base was built with another configuration; $rebuild"
 lwnfs_cfg=$(sed -n 's/^CONFIG_LWNFS=//p' "$bd/.config")
-want_cfg=$variant
+want_cfg=$kvariant
 [ "$mode" != soak ] || want_cfg=m
 [ "$variant" != bench ] || want_cfg=y
-[ "$lwnfs_cfg" = "$want_cfg" ] || die "the $arch-$variant build of $base has CONFIG_LWNFS=${lwnfs_cfg:-n}; $rebuild"
+[ "${lwnfs_cfg:-n}" = "$want_cfg" ] || die "the $arch-$kvariant build of $base has CONFIG_LWNFS=${lwnfs_cfg:-n}; $rebuild"
+module='' label="CONFIG_LWNFS=${lwnfs_cfg:-n}"
+[ "$lwnfs_cfg" != m ] || module=$bd/fs/lwnfs/lwnfs.ko
+if [ "$variant" = oot ]; then
+	oot=$(build_dir "$base" "$arch-oot")
+	module=$oot/src/lwnfs.ko label="the out-of-tree module"
+	[ -f "$module" ] || die "no out-of-tree module of $base; run: make module BASE=$base$arch_arg"
+	[ "$(stamp_get "$oot/.lwnfs-module" series)" = "$(series_hash "$base")" ] ||
+		die "the out-of-tree module of $base was built for another series; run: make module BASE=$base$arch_arg"
+	[ "$oot/src/lwnfs.ko" -nt "$bd/.lwnfs-build" ] ||
+		die "the out-of-tree module of $base is older than its kernel; run: make module BASE=$base$arch_arg"
+fi
 selftest=$bd/kselftest/filesystems/lwnfs/lwnfs_test
 if [ "$mode" = test ] || [ "$mode" = soak ]; then
-	[ -x "$selftest" ] || die "no kselftest binary for $base; run: make selftest BASE=$base VARIANT=$variant$arch_arg"
+	[ -x "$selftest" ] || die "no kselftest binary for $base; run: make selftest BASE=$base VARIANT=$kvariant$arch_arg"
 	[ "$(stamp_get "$(dirname "$selftest")/.lwnfs-selftest" series)" = "$(series_hash "$base")" ] ||
-		die "the kselftest binary of $base was built from another series; run: make selftest BASE=$base VARIANT=$variant$arch_arg"
+		die "the kselftest binary of $base was built from another series; run: make selftest BASE=$base VARIANT=$kvariant$arch_arg"
 fi
 
 # The initramfs: static busybox, /init, the test script, the test program
-# and, for =m, the module.
+# and the module, when lwnfs is one.
 root=$LWNFS_CACHE/guest/$base-$arch-$variant
 rm -rf "$root"
 mkdir -p "$root"/{bin,lib,etc/lwnfs,proc,sys,dev,tmp}
@@ -85,7 +102,7 @@ cp "$busybox" "$root/bin/busybox"
 install -m 0755 "$LWNFS_TOP/guest/init" "$root/init"
 cp "$LWNFS_TOP/guest/tests.sh" "$root/etc/lwnfs/tests.sh"
 [ -x "$selftest" ] && cp "$selftest" "$root/bin/lwnfs_test"
-[ "$lwnfs_cfg" = m ] && cp "$bd/fs/lwnfs/lwnfs.ko" "$root/lib/lwnfs.ko"
+[ -z "$module" ] || cp "$module" "$root/lib/lwnfs.ko"
 stress=${SOAK_STRESS:-60} trinity=${SOAK_TRINITY:-0} bench_runs=${BENCH_RUNS:-5}
 for v in "SOAK_STRESS=$stress" "BENCH_RUNS=$bench_runs" "SOAK_TRINITY=$trinity"; do
 	[[ "${v#*=}" =~ ^[0-9]+$ ]] || die "${v%%=*} must be a number, not '${v#*=}'"
@@ -127,7 +144,7 @@ qemu=("$qemu_bin" "${machine[@]}" -m "$mem" -smp "$smp" -nographic -no-reboot
 	-append "console=$(arch_field "$arch" console) panic=-1 oops=panic lwnfs_guest=$mode$extra")
 
 if [ "$mode" = shell ]; then
-	echo "Booting $base (CONFIG_LWNFS=$lwnfs_cfg). Ctrl-A X quits QEMU."
+	echo "Booting $base ($label). Ctrl-A X quits QEMU."
 	# quiet: a person at the shell does not need the boot log
 	qemu[${#qemu[@]} - 1]="${qemu[-1]} quiet"
 	exec "${qemu[@]}"
@@ -145,7 +162,7 @@ timeout "$limit" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' >"$log" || rc=${PIPES
 if [ "$rc" -eq 124 ]; then
 	echo "--- the last lines of the console ($log):"
 	tail -n 30 "$log"
-	die "$base ($arch, CONFIG_LWNFS=$variant): the guest did not finish in ${limit}s (GUEST_TIMEOUT); stopped"
+	die "$base ($arch, $label): the guest did not finish in ${limit}s (GUEST_TIMEOUT); stopped"
 fi
 
 if [ "$mode" = bench ]; then
@@ -177,8 +194,8 @@ rc=0
 "$LWNFS_TOP/scripts/verdict.sh" "${verdict[@]}" "$log" || rc=$?
 case $rc in
 0 | 3) ;;
-1) die "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): guest tests failed" ;;
+1) die "$base ($arch, $label): guest tests failed" ;;
 *) die "scripts/verdict.sh ended with status $rc, not a verdict" ;;
 esac
-info "$base ($arch, CONFIG_LWNFS=$lwnfs_cfg): the guest passed$([ $rc -eq 0 ] || echo ', with warnings') in $((SECONDS - start))s"
+info "$base ($arch, $label): the guest passed$([ $rc -eq 0 ] || echo ', with warnings') in $((SECONDS - start))s"
 exit $rc

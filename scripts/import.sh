@@ -56,12 +56,12 @@ mapfile -t bases < <(all_bases)
 mapfile -t old_patches < <(conf_rows "$LWNFS_TOP/split/patches.conf" | awk '{ print $1 }')
 
 work=$(mktemp -d)
-(cd "$LWNFS_TOP" && tar -cf "$work/backup.tar" fs-lwnfs selftests-lwnfs Documentation split deltas Kconfig.snippet patches series)
+(cd "$LWNFS_TOP" && tar -cf "$work/backup.tar" fs-lwnfs selftests-lwnfs Documentation split deltas Kconfig.snippet patches series module)
 # Until the import is done, any way out of this script puts the sources
 # back as they were.
 done=0
 put_back() {
-	(cd "$LWNFS_TOP" && rm -rf fs-lwnfs selftests-lwnfs Documentation split deltas patches && tar -xf "$work/backup.tar")
+	(cd "$LWNFS_TOP" && rm -rf fs-lwnfs selftests-lwnfs Documentation split deltas patches module && tar -xf "$work/backup.tar")
 }
 trap '[ $done = 1 ] || { put_back; echo "error: the import stopped; the sources are as they were" >&2; }; rm -rf "$work"' EXIT
 restore() {
@@ -182,7 +182,8 @@ unfit=$(carry_down)
 # patches/ for every base; the edited base's must come out as the branch.
 failed=()
 for b in "${bases[@]}"; do
-	if ! "$LWNFS_TOP/scripts/gen-patches.sh" "$b" >"$work/gen-$b.log" 2>&1; then
+	if ! "$LWNFS_TOP/scripts/gen-patches.sh" "$b" >"$work/gen-$b.log" 2>&1 ||
+		! "$LWNFS_TOP/scripts/gen-module.sh" "$b" >>"$work/gen-$b.log" 2>&1; then
 		[ "$b" != "$base" ] || { cat "$work/gen-$b.log"; restore "the edited series does not generate; nothing imported"; }
 		failed+=("$b")
 	fi
