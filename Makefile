@@ -20,9 +20,9 @@ help:
 	@echo "                   NAME='Your Name' EMAIL=you@example.com [TREE=url] OUT=dir"
 	@echo
 	@echo "Change it:"
-	@echo "  make patches     regenerate patches/, series and module/ (the out-of-tree module of each base)"
-	@echo "                   from fs-lwnfs/, Documentation/, split/, deltas/"
-	@echo "  make sync        check that patches/ and module/ match a fresh generation"
+	@echo "  make patches     regenerate patches/, series, module/ (the out-of-tree module of each base) and"
+	@echo "                   meta-lwnfs's .scc files from fs-lwnfs/, Documentation/, split/, deltas/"
+	@echo "  make sync        check that all of those match a fresh generation"
 	@echo "  make module-source  BASE's out-of-tree module source into DIR=... (a new directory)"
 	@echo "  make edit        BASE's series as git commits in a work tree (its path: the last line);"
 	@echo "                   change it with git (--fixup, rebase -i, reword), then: make import  [GB]"
@@ -100,6 +100,7 @@ drift:
 patches:
 	@$(S)/gen-patches.sh
 	@$(S)/gen-module.sh
+	@$(S)/gen-yocto.sh
 
 module-source:
 	@$(if $(DIR),,echo "usage: make module-source BASE=... DIR=<new directory>" >&2; exit 2)

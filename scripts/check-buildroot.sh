@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Check that a base's series drops into Buildroot unchanged: apply
-# patches/BASE/ to the pristine base under the rules Buildroot's
-# BR2_LINUX_KERNEL_PATCH follows for a directory, once as shipped (with its
-# series file) and once as a directory of only the *.patch files; and check
-# that every symbol of contrib/buildroot/lwnfs.config exists on the base
-# once the series is in.
+# Check that a base's series drops into Buildroot: through the external
+# tree contrib/buildroot, whose kernel extension picks the series of the
+# kernel's line with lwnfs-line.sh and applies it with Buildroot's
+# apply-patches.sh rules; and through BR2_LINUX_KERNEL_PATCH, once as
+# shipped (with its series file) and once as a directory of only the
+# *.patch files. Check that the extension stops on a line with no series,
+# and that the symbols of contrib/fragments/ (which the external tree's
+# config fixups set) exist on the base once the series is in.
 #
 # Buildroot's rules (support/scripts/apply-patches.sh, and linux.mk's
 # "*.patch" pattern for a directory): a "series" file, when present, lists
@@ -23,8 +25,14 @@ set -euo pipefail
 base=${1:?usage: $0 BASE}
 need_tree "$base"
 series=$(series_dir "$base")
-fragment=$LWNFS_TOP/contrib/buildroot/lwnfs.config
-need_fragment_link contrib/buildroot/lwnfs.config
+ext=$LWNFS_TOP/contrib/buildroot
+for f in external.desc Config.in external.mk linux/Config.ext.in linux/linux-ext-lwnfs.mk lwnfs-line.sh \
+	package/lwnfs/lwnfs.mk package/lwnfs-module/lwnfs-module.mk; do
+	[ -f "$ext/$f" ] || die "contrib/buildroot/$f is missing"
+done
+grep -qx 'name: LWNFS' "$ext/external.desc" || die "contrib/buildroot/external.desc does not name the tree LWNFS"
+grep -qx 'LINUX_EXTENSIONS += lwnfs' "$ext/linux/linux-ext-lwnfs.mk" ||
+	die "contrib/buildroot/linux/linux-ext-lwnfs.mk does not add the extension lwnfs"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -65,8 +73,29 @@ br_apply() {
 	echo "${#applied[@]}"
 }
 
+# The extension: lwnfs-line.sh picks the base's directory from the base's
+# own Makefile, and a line lwnfs has no series for stops it.
+scratch_tree "$base" "$series" "$work/ext"
+# (the scratch tree holds only the files the series changes, and the
+# extension reads the top Makefile)
+git -C "$(tree_dir "$base")" show "$BASE_TAG:Makefile" >"$work/ext/Makefile"
+picked=$("$ext/lwnfs-line.sh" "$work/ext" "$LWNFS_TOP/patches") ||
+	die "$base: the external tree's lwnfs-line.sh picks no series for $base's own tree"
+[ "$picked" = "$series" ] || die "$base: lwnfs-line.sh picks $picked for $base's tree"
+n=$(br_apply "$picked" "$work/ext")
+mkdir "$work/other"
+printf 'VERSION = 4\nPATCHLEVEL = 19\nSUBLEVEL = 325\n' >"$work/other/Makefile"
+if "$ext/lwnfs-line.sh" "$work/other" "$LWNFS_TOP/patches" >/dev/null 2>"$work/stop"; then
+	die "lwnfs-line.sh picks a series for Linux 4.19, a line lwnfs has none for"
+fi
+grep -q '^lwnfs: no series for Linux 4\.19\.325; lwnfs has one for the lines ' "$work/stop" ||
+	die "lwnfs-line.sh's stop on Linux 4.19 does not name the version and the lines: $(cat "$work/stop")"
+
 scratch_tree "$base" "$series" "$work/with-series"
-n=$(br_apply "$series" "$work/with-series")
+br_apply "$series" "$work/with-series" >/dev/null
+rm "$work/ext/Makefile"
+diff -r "$work/ext" "$work/with-series" >/dev/null ||
+	die "$base: the extension and BR2_LINUX_KERNEL_PATCH give different trees"
 
 # the same directory as a user might copy it: the *.patch files only
 mkdir "$work/patches-only"
@@ -78,12 +107,12 @@ br_apply "$work/patches-only" "$work/glob" >/dev/null
 diff -r "$work/with-series" "$work/glob" >/dev/null ||
 	die "$base: applying the *.patch files gives another tree than applying the series"
 
-# every symbol the fragment sets is defined on the base with the series in
+# every symbol the fragments set is defined on the base with the series in
 tree=$(tree_dir "$base")
 while IFS= read -r sym; do
 	if ! grep -rqsxE "(menu)?config $sym" "$work/with-series" --include='Kconfig*' &&
 		! git -C "$tree" grep -qE "^(menu)?config $sym$" "$BASE_TAG" -- "*Kconfig*"; then
-		die "$base: contrib/buildroot/lwnfs.config sets CONFIG_$sym, which $base with the series does not define"
+		die "$base: contrib/fragments/ sets CONFIG_$sym, which $base with the series does not define"
 	fi
-done < <(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p' "$fragment")
-info "$base: Buildroot's rules apply all $n patches (series file, and the *.patch files alone); the fragment's $(grep -c '^CONFIG_' "$fragment") symbols exist"
+done < <(cat "$LWNFS_TOP"/contrib/fragments/*.config | sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p' | sort -u)
+info "$base: the external tree picks and applies all $n patches, and stops on a line it has none for; BR2_LINUX_KERNEL_PATCH applies them (series file, and the *.patch files alone); the fragments' symbols exist"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Fail when patches/, series or module/ differ from a fresh generation: the
-# committed patches and module sources must be exactly what `make patches`
-# makes from the sources.
+# Fail when patches/, series, module/ or meta-lwnfs's kernel features differ
+# from a fresh generation: they must be exactly what `make patches` makes
+# from the sources.
 #
 # usage: scripts/check-sync.sh [BASE...]     (default: every base)
 set -euo pipefail
@@ -13,13 +13,15 @@ if [ $# -gt 0 ]; then
 else
 	mapfile -t bases < <(all_bases)
 fi
+status=0
 fresh=$(mktemp -d)
 trap 'rm -rf "$fresh"' EXIT
 "$LWNFS_TOP/scripts/gen-patches.sh" -o "$fresh" "${bases[@]}" >/dev/null
 "$LWNFS_TOP/scripts/gen-module.sh" -o "$fresh/module" "${bases[@]}" >/dev/null
+"$LWNFS_TOP/scripts/gen-yocto.sh" -o "$fresh/kmeta" >/dev/null
+kmeta=contrib/meta-lwnfs/recipes-kernel/linux/lwnfs/lwnfs-kmeta
+diff -ru "$fresh/kmeta" "$LWNFS_TOP/$kmeta" || status=1
 newest=$(newest_base)
-
-status=0
 for b in "${bases[@]}"; do
 	diff -ru "$fresh/$b" "$LWNFS_TOP/patches/$b" || status=1
 	diff -ru -x .gitignore "$fresh/module/$b" "$LWNFS_TOP/module/$b" || status=1
@@ -33,5 +35,5 @@ for d in "$LWNFS_TOP"/patches/*/ "$LWNFS_TOP"/module/*/; do
 	(check_base "$b") 2>/dev/null || { echo "${d#"$LWNFS_TOP"/}: no such base in bases.conf"; status=1; }
 done
 [ "$status" -eq 0 ] ||
-	die "patches/ or module/ is out of sync with fs-lwnfs/, Documentation/ and split/; run: make patches, and commit the result"
-info "patches/, series and module/ match a fresh generation for: ${bases[*]}"
+	die "patches/, module/ or $kmeta is out of sync with the sources; run: make patches, and commit the result"
+info "patches/, series, module/ and meta-lwnfs's features match a fresh generation for: ${bases[*]}"

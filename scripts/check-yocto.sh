@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Check that a base's series drops into a linux-yocto build: lay out a layer
-# the way contrib/yocto/README.md tells users to, then check what the
-# kernel tools would read. The bbappend must point at the feature
-# directory; every file lwnfs.scc names must be there; its patches must be
-# the base's whole series, in order; and they must apply to the pristine
-# base one by one with plain git am, which allows neither fuzz nor reduced
-# context (linux-yocto's kernel tools apply patches with git am).
+# Check that a base's series drops into a kernel-yocto build through
+# contrib/meta-lwnfs, as the layer's recipes and the kernel tools read it:
+#  - the bbappends add lwnfs only when DISTRO_FEATURES has "lwnfs";
+#  - the line lwnfs-kernel.inc takes from LINUX_VERSION (its first two
+#    numbers) names this base for the base's own kernel version;
+#  - the line's feature (features/lwnfs/lwnfs-BASE.scc) names the base's
+#    whole series in order, each patch where the kernel tools find it (in
+#    lwnfs-patches, the layer's link to patches/), and the config features
+#    name fragments equal to contrib/fragments/;
+#  - its patches apply to the pristine base as kgit-s2q applies them, with
+#    git am, one by one. kgit-s2q falls back to git am -C1 and then to
+#    git apply --index -C1; a patch that needs a fallback fails here, named
+#    with the fallback that would take it.
 #
 # usage: scripts/check-yocto.sh BASE
 set -euo pipefail
@@ -15,85 +21,79 @@ set -euo pipefail
 base=${1:?usage: $0 BASE}
 need_tree "$base"
 series=$(series_dir "$base")
-contrib=$LWNFS_TOP/contrib/yocto
-bbappend=$contrib/linux-yocto_%.bbappend
-for f in "$contrib/lwnfs.scc" "$contrib/lwnfs.cfg" "$bbappend"; do
-	[ -f "$f" ] || die "${f#"$LWNFS_TOP"/} is missing"
+layer=$LWNFS_TOP/contrib/meta-lwnfs
+linux=$layer/recipes-kernel/linux
+kmeta=$linux/lwnfs/lwnfs-kmeta
+features=$kmeta/features/lwnfs
+for f in "$layer/conf/layer.conf" "$linux/lwnfs-kernel.inc" "$linux/linux-yocto_%.bbappend" \
+	"$features/lwnfs-$base.scc" "$features/lwnfs-y.scc" "$features/lwnfs-m.scc"; do
+	[ -f "$f" ] || die "${f#"$LWNFS_TOP"/} is missing (make patches writes the features)"
 done
-need_fragment_link contrib/yocto/lwnfs.cfg
+[ "$(readlink -f "$linux/lwnfs/lwnfs-patches")" = "$(readlink -f "$LWNFS_TOP/patches")" ] ||
+	die "contrib/meta-lwnfs/recipes-kernel/linux/lwnfs/lwnfs-patches must be a link to patches/"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# every bbappend requires the include only with the distro feature
+while IFS= read -r app; do
+	# shellcheck disable=SC2016 # BitBake expressions, matched literally
+	grep -qxF "require \${@bb.utils.contains('DISTRO_FEATURES', 'lwnfs', 'recipes-kernel/linux/lwnfs-kernel.inc', '', d)}" "$app" ||
+		die "${app#"$LWNFS_TOP"/} does not require lwnfs-kernel.inc under DISTRO_FEATURES 'lwnfs' alone"
+	[ "$(grep -cv '^#' "$app")" -eq 1 ] || die "${app#"$LWNFS_TOP"/} must hold only the gated require"
+done < <(find "$layer" -name '*.bbappend')
 
-# The layer, made by running the commands of contrib/yocto/README.md (its
-# first shell block), which README.md must repeat line for line. The block
-# sets LWNFS, LAYER and BASE for the reader to edit, and ends with bitbake;
-# here those are this checkout, a scratch layer and the base under check.
-recipe() {
-	awk '/^```$/ { if (inside) exit; inside = 1; next } inside' "$1"
-}
-recipe "$contrib/README.md" >"$work/recipe.txt"
-awk '/^### Yocto/ { on = 1 } on' "$LWNFS_TOP/README.md" >"$work/top.md"
-recipe "$work/top.md" | diff -u "$work/recipe.txt" - ||
-	die "the Yocto recipe in README.md is not the one in contrib/yocto/README.md"
-for v in LWNFS LAYER BASE; do
-	grep -q "^$v=" "$work/recipe.txt" || die "the recipe of contrib/yocto/README.md does not set $v"
-done
-grep -Ev '^(LWNFS|LAYER|BASE)=|^bitbake ' "$work/recipe.txt" >"$work/recipe.sh" || true
-grep -q 'cp ' "$work/recipe.sh" || die "contrib/yocto/README.md has no recipe block"
-layer=$work/meta-custom
-(cd "$work" && LWNFS=$LWNFS_TOP LAYER=$layer BASE=$base bash -euo pipefail "$work/recipe.sh") ||
-	die "the recipe of contrib/yocto/README.md failed"
-feature=$layer/recipes-kernel/linux/files/lwnfs
-[ -d "$feature" ] || die "the recipe of contrib/yocto/README.md made no $feature"
-
-# The bbappend: the files/ directory on the search path, files/lwnfs as a
-# kernel-metadata directory, lwnfs.scc as a kernel feature.
-app=$layer/recipes-kernel/linux/$(basename "$bbappend")
-[ -f "$app" ] || die "the recipe of contrib/yocto/README.md did not copy $(basename "$bbappend")"
+# the line the include derives from the base's own LINUX_VERSION
+tree=$(tree_dir "$base")
+kv=$(git -C "$tree" show "$BASE_TAG:Makefile" | awk -F' = ' '
+	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
+	END { print v "." p "." s }')
+line=$(python3 -c "import sys; print('.'.join(sys.argv[1].split('.')[:2]))" "$kv")
+[ "v$line" = "$base" ] || die "LINUX_VERSION $kv gives the line $line, which names no feature of $base"
 # shellcheck disable=SC2016 # a BitBake expression, matched literally
-grep -qF 'FILESEXTRAPATHS:prepend := "${THISDIR}/files:"' "$app" ||
-	die "$(basename "$bbappend") does not put files/ on FILESEXTRAPATHS"
-grep -q '^SRC_URI:append = .*file://lwnfs;type=kmeta;destsuffix=lwnfs' "$app" ||
-	die "$(basename "$bbappend") does not fetch files/lwnfs as type=kmeta"
-grep -q '^KERNEL_FEATURES:append = .*lwnfs\.scc' "$app" ||
-	die "$(basename "$bbappend") does not add lwnfs.scc to KERNEL_FEATURES"
+grep -qF 'features/lwnfs/lwnfs-v${LWNFS_LINE}.scc' "$linux/lwnfs-kernel.inc" ||
+	die "lwnfs-kernel.inc does not add features/lwnfs/lwnfs-v\${LWNFS_LINE}.scc"
 
-# The .scc: known directives only, every named file present.
+# the config features: one kconf each, a fragment equal to contrib/fragments/
+for kind in y m; do
+	read -r k t cfg < <(grep '^kconf ' "$features/lwnfs-$kind.scc")
+	{ [ "$k $t" = "kconf non-hardware" ] && [ -f "$features/$cfg" ]; } ||
+		die "features/lwnfs/lwnfs-$kind.scc names no fragment of its directory"
+	cmp -s "$features/$cfg" "$LWNFS_TOP/contrib/fragments/lwnfs-$kind.config" ||
+		die "features/lwnfs/$cfg is not contrib/fragments/lwnfs-$kind.config; run: make patches"
+done
+
+# the line's feature: known directives, the series in order
 scc_patches=()
-kconfs=0
 while read -r directive rest; do
 	case "$directive" in
 	'' | '#'*) ;;
 	define)
 		case "$rest" in
 		KFEATURE_DESCRIPTION\ \"*\" | KFEATURE_COMPATIBILITY\ *) ;;
-		*) die "lwnfs.scc: unexpected define: $rest" ;;
+		*) die "lwnfs-$base.scc: unexpected define: $rest" ;;
 		esac ;;
-	kconf)
-		read -r ktype kfile <<<"$rest"
-		[ "$ktype" = non-hardware ] || die "lwnfs.scc: kconf $ktype: lwnfs is non-hardware"
-		[ -f "$feature/$kfile" ] || die "lwnfs.scc names $kfile, which is not in the feature directory"
-		grep -qx 'CONFIG_LWNFS=y' "$feature/$kfile" || die "lwnfs.scc: $kfile does not set CONFIG_LWNFS=y"
-		kconfs=$((kconfs + 1)) ;;
 	patch)
-		[ -f "$feature/$rest" ] || die "lwnfs.scc names $rest, which patches/$base does not have"
-		scc_patches+=("$rest") ;;
-	*) die "lwnfs.scc: unknown directive '$directive'" ;;
+		{ [ "${rest%%/*}" = "$base" ] && [ -f "$LWNFS_TOP/patches/$rest" ]; } ||
+			die "lwnfs-$base.scc names $rest, which is not a patch of patches/$base"
+		scc_patches+=("${rest#*/}") ;;
+	*) die "lwnfs-$base.scc: unknown directive '$directive'" ;;
 	esac
-done <"$feature/lwnfs.scc"
-grep -q '^define KFEATURE_DESCRIPTION ' "$feature/lwnfs.scc" || die "lwnfs.scc has no KFEATURE_DESCRIPTION"
-[ "$kconfs" -eq 1 ] || die "lwnfs.scc has $kconfs kconf lines, not 1"
+done <"$features/lwnfs-$base.scc"
 [ "$(printf '%s\n' "${scc_patches[@]}")" = "$(cat "$series/series")" ] ||
-	die "the patches of lwnfs.scc are not patches/$base/series, in order:
-$(diff <(printf '%s\n' "${scc_patches[@]}") "$series/series" || true)"
+	die "the patches of lwnfs-$base.scc are not patches/$base/series, in order; run: make patches"
 
-# git am, in the .scc's order, on the pristine base's files.
+# kgit-s2q's order of attempts, on the pristine base's files
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 scratch_repo "$base" "$series" "$work/tree"
 for p in "${scc_patches[@]}"; do
-	git_fixed -C "$work/tree" am -q "$feature/$p" >"$work/am.log" 2>&1 || {
-		cat "$work/am.log"
-		die "$base: git am of $p (lwnfs.scc's order) failed"
-	}
+	git_fixed -C "$work/tree" am -q "$series/$p" >"$work/am.log" 2>&1 && continue
+	cat "$work/am.log"
+	git_fixed -C "$work/tree" am --abort
+	how="no way kgit-s2q tries"
+	if git_fixed -C "$work/tree" am -q -C1 "$series/$p" >/dev/null 2>&1; then
+		how="git am -C1, kgit-s2q's first fallback"
+	elif git_fixed -C "$work/tree" am --abort && git_fixed -C "$work/tree" apply --index -C1 "$series/$p" 2>/dev/null; then
+		how="git apply --index -C1, kgit-s2q's last fallback"
+	fi
+	die "$base: git am of $p fails; it applies only with $how"
 done
-info "$base: the Yocto layout is complete, and git am applies lwnfs.scc's ${#scc_patches[@]} patches in order"
+info "$base: meta-lwnfs's feature lwnfs-$base.scc names the series in order, LINUX_VERSION $kv picks it, and git am applies all ${#scc_patches[@]} patches as kgit-s2q first tries"

@@ -56,12 +56,13 @@ mapfile -t bases < <(all_bases)
 mapfile -t old_patches < <(conf_rows "$LWNFS_TOP/split/patches.conf" | awk '{ print $1 }')
 
 work=$(mktemp -d)
-(cd "$LWNFS_TOP" && tar -cf "$work/backup.tar" fs-lwnfs selftests-lwnfs Documentation split deltas Kconfig.snippet patches series module)
+KMETA=contrib/meta-lwnfs/recipes-kernel/linux/lwnfs/lwnfs-kmeta
+(cd "$LWNFS_TOP" && tar -cf "$work/backup.tar" fs-lwnfs selftests-lwnfs Documentation split deltas Kconfig.snippet patches series module "$KMETA")
 # Until the import is done, any way out of this script puts the sources
 # back as they were.
 done=0
 put_back() {
-	(cd "$LWNFS_TOP" && rm -rf fs-lwnfs selftests-lwnfs Documentation split deltas patches module && tar -xf "$work/backup.tar")
+	(cd "$LWNFS_TOP" && rm -rf fs-lwnfs selftests-lwnfs Documentation split deltas patches module "$KMETA" && tar -xf "$work/backup.tar")
 }
 trap '[ $done = 1 ] || { put_back; echo "error: the import stopped; the sources are as they were" >&2; }; rm -rf "$work"' EXIT
 restore() {
@@ -188,6 +189,7 @@ for b in "${bases[@]}"; do
 		failed+=("$b")
 	fi
 done
+"$LWNFS_TOP/scripts/gen-yocto.sh" >/dev/null
 tip=$(git rev-parse HEAD)
 got=$(git -C "$(tree_dir "$base")" rev-parse refs/lwnfs/series)
 for ((k = 0; k < n; k++)); do

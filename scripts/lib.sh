@@ -25,8 +25,8 @@ BASES_CONF=$LWNFS_TOP/bases.conf
 CONFIGS=$LWNFS_TOP/configs
 JOBS=${JOBS:-$(nproc)}
 # The one config fragment: lwnfs built in and what its tests need. It is
-# the kselftest's config in the series, the base of every guest build, and
-# what contrib/buildroot/lwnfs.config and contrib/yocto/lwnfs.cfg link to.
+# the kselftest's config in the series and the base of every guest build
+# (users get contrib/fragments/, which hold CONFIG_LWNFS alone).
 # shellcheck disable=SC2034 # read by the scripts that source this
 LWNFS_FRAGMENT=$LWNFS_TOP/selftests-lwnfs/config
 export LWNFS_TOP LWNFS_CACHE
@@ -214,15 +214,6 @@ hook_field() {
 # all_hooks: the names of the hooks, as configs/hooks.conf lists them.
 all_hooks() {
 	conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' '$1 == "hook" { print $2 }'
-}
-
-# need_fragment_link PATH: fail unless PATH (relative to the top) is a
-# symbolic link to the shared fragment, not a copy of it.
-need_fragment_link() {
-	if [ ! -L "$LWNFS_TOP/$1" ] ||
-		[ "$(readlink -f "$LWNFS_TOP/$1")" != "$(readlink -f "$LWNFS_FRAGMENT")" ]; then
-		die "$1 must be a link to the shared fragment ${LWNFS_FRAGMENT#"$LWNFS_TOP"/}"
-	fi
 }
 
 # The cache lock: one run at a time may use LWNFS_CACHE, since runs check

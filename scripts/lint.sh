@@ -11,5 +11,5 @@ need_cmd shellcheck shellcheck
 cd "$LWNFS_TOP"
 files=(scripts/*.sh .ci/run)
 shellcheck -x "${files[@]}"
-shellcheck -s sh guest/init guest/tests.sh
-info "shellcheck: $((${#files[@]} + 2)) scripts clean"
+shellcheck -s sh guest/init guest/tests.sh contrib/buildroot/lwnfs-line.sh
+info "shellcheck: $((${#files[@]} + 3)) scripts clean"
