@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches module-source edit edit-drop import post sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches module-source edit edit-drop import post try sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench lint
 
 # Marks: [root] needs root (apt-get, or QEMU's host setup), [net] the
 # network (Debian's mirror), [GB] gigabytes in the cache.
@@ -16,8 +16,11 @@ help:
 	@echo "Use it:"
 	@echo "  make demo        fetch, apply, build and boot BASE; show lwnfs at work  [root net GB]"
 	@echo "  make shell       the same kernel, an interactive shell with lwnfs on /lwnfs  [root net GB]"
+	@echo "  make try         TREE=/path/to/linux [CONFIG=.config]: your own kernel tree (git or tarball),"
+	@echo "                   untouched: which series applies how (git am, -3, patch, Yocto), then"
+	@echo "                   fs/lwnfs built against its config (APPLY_ONLY=1: no build)  [GB]"
 	@echo "  make post        BASE's series and cover letter under your name, for posting:"
-	@echo "                   NAME='Your Name' EMAIL=you@example.com [TREE=url] OUT=dir"
+	@echo "                   NAME='Your Name' EMAIL=you@example.com [GIT_URL=url] OUT=dir"
 	@echo
 	@echo "Change it:"
 	@echo "  make patches     regenerate patches/, series, module/ (the out-of-tree module of each base) and"
@@ -116,7 +119,11 @@ import:
 	@$(S)/import.sh $(CHECK_BASES)
 
 post:
-	@$(S)/post.sh --name "$(NAME)" --email "$(EMAIL)" $(if $(TREE),--tree "$(TREE)") $(BASE) "$(OUT)"
+	@$(S)/post.sh --name "$(NAME)" --email "$(EMAIL)" $(if $(GIT_URL),--tree "$(GIT_URL)") $(BASE) "$(OUT)"
+
+try:
+	@$(if $(TREE),,echo "usage: make try TREE=/path/to/linux [CONFIG=/path/to/.config] [APPLY_ONLY=1]" >&2; exit 2)
+	@$(S)/try.sh $(if $(APPLY_ONLY),--apply-only) "$(TREE)" $(CONFIG)
 
 sync:
 	@$(S)/check-sync.sh
