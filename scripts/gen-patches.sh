@@ -104,6 +104,7 @@ cover_letter() {
 	sed -e "s|@BASE@|$base|g" -e "s|@PACKAGE@|$(base_field "$base" package)|g" \
 		-e "s|@VERSION@|$(base_field "$base" version)|g" \
 		-e "s|@KUNIT@|$(base_field "$base" kunit)|g" -e "s|@KSELFTEST@|$kselftests|g" \
+		-e "s|@LWNFS_VERSION@|$(cat "$LWNFS_TOP/VERSION")|g" \
 		"$SPLIT/cover-letter.msg" >"$tmpl"
 	! grep -n '@[A-Z]*@' "$tmpl" || die "split/cover-letter.msg: a placeholder above has no value"
 	rm -rf "$work/cl"
