@@ -1,8 +1,10 @@
 ################################################################################
 #
-# lwnfs: patch the kernel with the series of its line
+# lwnfs
 #
 ################################################################################
+
+# the kernel extension: patch the kernel with the series of its line
 
 LINUX_EXTENSIONS += lwnfs
 

@@ -1,9 +1,11 @@
 ################################################################################
 #
-# lwnfs-module: lwnfs.ko out of tree, from the module source of the
-# kernel's line (module/vX.Y of the checkout this external tree is in)
+# lwnfs-module
 #
 ################################################################################
+
+# lwnfs.ko out of tree, from the module source of the kernel's line
+# (module/vX.Y of the checkout this external tree is in)
 
 LWNFS_MODULE_VERSION = $(shell cat $(BR2_EXTERNAL_LWNFS_PATH)/../../VERSION)
 LWNFS_MODULE_SITE = $(realpath $(BR2_EXTERNAL_LWNFS_PATH)/../..)
@@ -14,10 +16,10 @@ LWNFS_MODULE_LICENSE_FILES = COPYING
 # The line's directory, known once the kernel is extracted; the hook stops
 # the build with lwnfs-line.sh's message when there is none.
 LWNFS_MODULE_MODULE_SUBDIRS = \
-	module/$(notdir $(shell $(BR2_EXTERNAL_LWNFS_PATH)/lwnfs-line.sh $(LINUX_DIR) $(@D)/module 2>/dev/null))
+	module/$(notdir $(shell $(BR2_EXTERNAL_LWNFS_PATH)/lwnfs-line.sh $(LINUX_DIR) $(@D)/module module 2>/dev/null))
 
 define LWNFS_MODULE_CHECK_LINE
-	$(BR2_EXTERNAL_LWNFS_PATH)/lwnfs-line.sh $(LINUX_DIR) $(@D)/module >/dev/null
+	$(BR2_EXTERNAL_LWNFS_PATH)/lwnfs-line.sh $(LINUX_DIR) $(@D)/module module >/dev/null
 endef
 LWNFS_MODULE_PRE_BUILD_HOOKS += LWNFS_MODULE_CHECK_LINE
 

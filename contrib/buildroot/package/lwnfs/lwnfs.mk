@@ -1,8 +1,10 @@
 ################################################################################
 #
-# lwnfs: the checkout this external tree is in, for the kernel extension
+# lwnfs
 #
 ################################################################################
+
+# the checkout this external tree is in, for the kernel extension
 
 LWNFS_VERSION = $(shell cat $(BR2_EXTERNAL_LWNFS_PATH)/../../VERSION)
 LWNFS_SITE = $(realpath $(BR2_EXTERNAL_LWNFS_PATH)/../..)
