@@ -119,11 +119,12 @@ import:
 	@$(S)/import.sh $(CHECK_BASES)
 
 post:
+	@$(if $(TREE),echo "make post: TREE= is make try's; the T: line's URL is GIT_URL=" >&2; exit 2)
 	@$(S)/post.sh --name "$(NAME)" --email "$(EMAIL)" $(if $(GIT_URL),--tree "$(GIT_URL)") $(BASE) "$(OUT)"
 
 try:
 	@$(if $(TREE),,echo "usage: make try TREE=/path/to/linux [CONFIG=/path/to/.config] [APPLY_ONLY=1]" >&2; exit 2)
-	@$(S)/try.sh $(if $(APPLY_ONLY),--apply-only) "$(TREE)" $(CONFIG)
+	@$(S)/try.sh $(if $(filter 1 yes,$(APPLY_ONLY)),--apply-only) "$(TREE)" $(if $(CONFIG),"$(CONFIG)")
 
 sync:
 	@$(S)/check-sync.sh

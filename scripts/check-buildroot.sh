@@ -73,23 +73,35 @@ br_apply() {
 	echo "${#applied[@]}"
 }
 
-# The extension: lwnfs-line.sh picks the base's directory from the base's
-# own Makefile, and a line lwnfs has no series for stops it.
+# The extension, run by make from linux-ext-lwnfs.mk itself, as linux.mk
+# runs its pre-patch hook: LWNFS_DIR is the checkout (the package lwnfs's
+# copy of it), and APPLY_PATCHES a stand-in for Buildroot's
+# apply-patches.sh that applies a directory by its series file, as that
+# does, with br_apply. It must pick the base's series from the base's own
+# Makefile; a line lwnfs has no series for must stop it.
 scratch_tree "$base" "$series" "$work/ext"
-# (the scratch tree holds only the files the series changes, and the
+# (the scratch tree holds only the files the series changes; the
 # extension reads the top Makefile)
 git -C "$(tree_dir "$base")" show "$BASE_TAG:Makefile" >"$work/ext/Makefile"
-picked=$("$ext/lwnfs-line.sh" "$work/ext" "$LWNFS_TOP/patches") ||
-	die "$base: the external tree's lwnfs-line.sh picks no series for $base's own tree"
-[ "$picked" = "$series" ] || die "$base: lwnfs-line.sh picks $picked for $base's tree"
-n=$(br_apply "$picked" "$work/ext")
+# shellcheck disable=SC2016 # the stand-in's own arguments, written literally
+printf '#!/usr/bin/env bash\nset -euo pipefail\nLWNFS_LOCK=no\n. "%s/scripts/lib.sh"\n%s\n%s\n%s\nbr_apply "$2" "$1" >"%s/applied"\n' \
+	"$LWNFS_TOP" "base=$base work=$work" "$(declare -f br_patch_list)" "$(declare -f br_apply)" "$work" >"$work/apply-patches"
+chmod +x "$work/apply-patches"
+# shellcheck disable=SC2016 # a make variable, written literally
+printf 'include %s/linux/linux-ext-lwnfs.mk\nall:\n\t$(LWNFS_PREPARE_KERNEL)\n' "$ext" >"$work/ext.mk"
+run_ext() {
+	make -s -f "$work/ext.mk" BR2_EXTERNAL_LWNFS_PATH="$ext" LINUX_DIR="$1" LWNFS_DIR="$LWNFS_TOP" \
+		APPLY_PATCHES="$work/apply-patches" all
+}
+run_ext "$work/ext" || die "$base: the kernel extension's hook fails on $base's own tree"
+n=$(cat "$work/applied")
 mkdir "$work/other"
 printf 'VERSION = 4\nPATCHLEVEL = 19\nSUBLEVEL = 325\n' >"$work/other/Makefile"
-if "$ext/lwnfs-line.sh" "$work/other" "$LWNFS_TOP/patches" >/dev/null 2>"$work/stop"; then
-	die "lwnfs-line.sh picks a series for Linux 4.19, a line lwnfs has none for"
+if run_ext "$work/other" >/dev/null 2>"$work/stop"; then
+	die "the kernel extension patches Linux 4.19, a line lwnfs has no series for"
 fi
 grep -q '^lwnfs: no series for Linux 4\.19\.325; lwnfs has one for the lines ' "$work/stop" ||
-	die "lwnfs-line.sh's stop on Linux 4.19 does not name the version and the lines: $(cat "$work/stop")"
+	die "the kernel extension's stop on Linux 4.19 does not name the version and the lines: $(cat "$work/stop")"
 
 scratch_tree "$base" "$series" "$work/with-series"
 br_apply "$series" "$work/with-series" >/dev/null

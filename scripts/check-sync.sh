@@ -24,7 +24,11 @@ diff -ru "$fresh/kmeta" "$LWNFS_TOP/$kmeta" || status=1
 newest=$(newest_base)
 for b in "${bases[@]}"; do
 	diff -ru "$fresh/$b" "$LWNFS_TOP/patches/$b" || status=1
-	diff -ru -x .gitignore "$fresh/module/$b" "$LWNFS_TOP/module/$b" || status=1
+	# (what building module/<base> in place leaves is not compared)
+	diff -u <(module_files "$fresh/module/$b") <(module_files "$LWNFS_TOP/module/$b") || status=1
+	while IFS= read -r f; do
+		diff -u "$fresh/module/$b/$f" "$LWNFS_TOP/module/$b/$f" || status=1
+	done < <(module_files "$fresh/module/$b")
 	if [ "$b" = "$newest" ]; then
 		sed "s|^|patches/$newest/|" "$fresh/$newest/series" | diff -u - "$LWNFS_TOP/series" || status=1
 	fi

@@ -45,11 +45,29 @@ tree=$(tree_dir "$base")
 kv=$(git -C "$tree" show "$BASE_TAG:Makefile" | awk -F' = ' '
 	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
 	END { print v "." p "." s }')
-line=$(python3 -c "import sys; print('.'.join(sys.argv[1].split('.')[:2]))" "$kv")
-[ "v$line" = "$base" ] || die "LINUX_VERSION $kv gives the line $line, which names no feature of $base"
+# lwnfs-kernel.inc's own expression for the line, evaluated as BitBake
+# would with LINUX_VERSION set (also as linux-yocto's "+git" versions read)
+expr=$(sed -n 's/^LWNFS_LINE = "\${@\(.*\)}"$/\1/p' "$linux/lwnfs-kernel.inc")
+[ -n "$expr" ] || die "lwnfs-kernel.inc sets LWNFS_LINE with no \${@...} expression"
+for lv in "$kv" "$kv+git"; do
+	line=$(python3 -c '
+import sys
+class D:
+    def getVar(self, name):
+        return {"LINUX_VERSION": sys.argv[2]}.get(name)
+print(eval(sys.argv[1], {"d": D()}))' "$expr" "$lv") || die "lwnfs-kernel.inc's LWNFS_LINE expression fails on $lv"
+	[ "v$line" = "$base" ] || die "LINUX_VERSION $lv gives the line '$line' in lwnfs-kernel.inc, which names no feature of $base"
+done
 # shellcheck disable=SC2016 # a BitBake expression, matched literally
 grep -qF 'features/lwnfs/lwnfs-v${LWNFS_LINE}.scc' "$linux/lwnfs-kernel.inc" ||
 	die "lwnfs-kernel.inc does not add features/lwnfs/lwnfs-v\${LWNFS_LINE}.scc"
+
+# the module recipe's licence checksum is COPYING's
+recipe=$layer/recipes-kernel/lwnfs-module/lwnfs-module.bb
+# shellcheck disable=SC2016 # a BitBake expression, matched literally
+md5=$(sed -n 's|^LIC_FILES_CHKSUM = "file://${LWNFS_TOP}/COPYING;md5=\([0-9a-f]*\)"$|\1|p' "$recipe")
+[ "$md5" = "$(md5sum <"$LWNFS_TOP/COPYING" | cut -c1-32)" ] ||
+	die "lwnfs-module.bb's LIC_FILES_CHKSUM is not COPYING's md5 ($(md5sum <"$LWNFS_TOP/COPYING" | cut -c1-32))"
 
 # the config features: one kconf each, a fragment equal to contrib/fragments/
 for kind in y m; do

@@ -83,6 +83,8 @@ if [ "$variant" = oot ]; then
 	[ -f "$module" ] || die "no out-of-tree module of $base; run: make module BASE=$base$arch_arg"
 	[ "$(stamp_get "$oot/.lwnfs-module" series)" = "$(series_hash "$base")" ] ||
 		die "the out-of-tree module of $base was built for another series; run: make module BASE=$base$arch_arg"
+	[ "$(stamp_get "$oot/.lwnfs-module" source)" = "$(module_hash "$LWNFS_TOP/module/$base")" ] ||
+		die "the out-of-tree module of $base was built from another module/$base; run: make module BASE=$base$arch_arg"
 	[ "$oot/src/lwnfs.ko" -nt "$bd/.lwnfs-build" ] ||
 		die "the out-of-tree module of $base is older than its kernel; run: make module BASE=$base$arch_arg"
 fi

@@ -89,3 +89,18 @@ need_cmd() {
 	command -v "$1" >/dev/null 2>&1 ||
 		die "'$1' not found; run: make deps (or: apt-get install $2)"
 }
+
+# module_files DIR: the files of an out-of-tree module source (what
+# scripts/gen-module.sh writes), without what building it in place leaves.
+module_files() {
+	(cd "$1" && find . -maxdepth 1 -type f \( -name Kbuild -o -name Makefile -o -name VERSION \
+		-o -name '*.c' -o -name '*.h' \) ! -name '*.mod.c' | sed 's|^\./||' | LC_ALL=C sort)
+}
+
+# module_hash DIR: a hash of those files.
+module_hash() {
+	local f
+	module_files "$1" | while IFS= read -r f; do
+		printf '%s %s\n' "$f" "$(sha256sum <"$1/$f" | cut -c1-64)"
+	done | sha256sum | cut -c1-16
+}

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Build module/BASE/, lwnfs's out-of-tree module source, the way a user of a
-# kernel without the series builds it: make -C <kernel build dir> M=<dir>,
-# with W=1, against the base's kernel built with CONFIG_LWNFS=n (make build
-# VARIANT=n). Any warning fails it. scripts/guest.sh BASE oot boots that
-# kernel with the module.
+# Build module/BASE/, lwnfs's out-of-tree module source, the way users build
+# it: make -C <kernel build dir> M=<dir>, with W=1, here against the base's
+# kernel built with CONFIG_LWNFS=n (make build VARIANT=n). That kernel has
+# the series applied, so its <linux/magic.h> has lwnfs's magic and the
+# Kbuild's fallback for a kernel without it is not compiled here. Any
+# warning fails it. scripts/guest.sh BASE oot boots that kernel with the
+# module.
 #
 # usage: scripts/module.sh BASE
 set -euo pipefail
@@ -25,8 +27,8 @@ kbd=$(build_dir "$base" "$arch-n")
 
 out=$(build_dir "$base" "$arch-oot")
 rm -rf "$out"
-mkdir -p "$out"
-cp -a "$src/." "$out/src/"
+mkdir -p "$out/src"
+module_files "$src" | while IFS= read -r f; do cp "$src/$f" "$out/src/"; done
 export CCACHE_DIR=${CCACHE_DIR:-$LWNFS_CACHE/ccache}
 cross=$(arch_field "$arch" cross)
 log=$out/build.log
@@ -40,7 +42,5 @@ if ! judge_build "$log" "$base" gcc >"$out/judge.log"; then
 	die "$base: the out-of-tree module build has diagnostics"
 fi
 [ -f "$out/src/lwnfs.ko" ] || die "$base: the module build made no lwnfs.ko"
-printf 'series=%s\nsource=%s\n' "$(series_hash "$base")" \
-	"$( (cd "$src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16)" \
-	>"$out/.lwnfs-module"
+printf 'series=%s\nsource=%s\n' "$(series_hash "$base")" "$(module_hash "$src")" >"$out/.lwnfs-module"
 info "$base: built $out/src/lwnfs.ko out of tree from module/$base (W=1, no warnings)"
