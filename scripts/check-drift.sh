@@ -54,7 +54,7 @@ if [ ! -f "$deb" ]; then
 fi
 
 # The files the series changes (not those it creates), from the new tree.
-mapfile -t touched < <(sed -n 's|^--- a/||p' "$series"/*.patch | sort -u)
+mapfile -t touched < <(series_files "$series")
 prefix=$(dpkg-deb --fsys-tarfile "$deb" | tar -t --wildcards '*.tar.xz' | sed -n 1p)
 dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" "$prefix"
 top=$(basename "$prefix" .tar.xz)

@@ -103,15 +103,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 scratch_repo "$base" "$series" "$work/tree"
 for p in "${scc_patches[@]}"; do
-	git_fixed -C "$work/tree" am -q "$series/$p" >"$work/am.log" 2>&1 && continue
-	cat "$work/am.log"
-	git_fixed -C "$work/tree" am --abort
-	how="no way kgit-s2q tries"
-	if git_fixed -C "$work/tree" am -q -C1 "$series/$p" >/dev/null 2>&1; then
-		how="git am -C1, kgit-s2q's first fallback"
-	elif git_fixed -C "$work/tree" am --abort && git_fixed -C "$work/tree" apply --index -C1 "$series/$p" 2>/dev/null; then
-		how="git apply --index -C1, kgit-s2q's last fallback"
-	fi
-	die "$base: git am of $p fails; it applies only with $how"
+	how=$(s2q_apply "$work/tree" "$series/$p") || die "$base: $p does not apply in any way kgit-s2q tries"
+	[ -z "$how" ] || die "$base: git am of $p fails; it applies only with $how, a fallback of kgit-s2q"
 done
 info "$base: meta-lwnfs's feature lwnfs-$base.scc names the series in order, LINUX_VERSION $kv picks it, and git am applies all ${#scc_patches[@]} patches as kgit-s2q first tries"

@@ -2,6 +2,28 @@
 # lwnfs scripts: builds, their tools and their verdicts.
 # scripts/lib.sh sources it; nothing else should.
 
+# series_files SERIES_DIR: the files the patches in SERIES_DIR change.
+series_files() {
+	sed -n 's|^--- a/||p' "$1"/*.patch | sort -u
+}
+
+# s2q_apply REPO PATCH: apply PATCH in REPO as Yocto's kgit-s2q does: git am,
+# else git am -C1, else git apply --index -C1 and a commit. Prints how when
+# it needed a fallback ("git am -C1", "git apply -C1"); fails when none
+# takes it.
+s2q_apply() {
+	git_fixed -C "$1" am -q "$2" >/dev/null 2>&1 && return 0
+	git_fixed -C "$1" am --abort
+	if git_fixed -C "$1" am -q -C1 "$2" >/dev/null 2>&1; then
+		echo "git am -C1"
+		return 0
+	fi
+	git_fixed -C "$1" am --abort
+	git_fixed -C "$1" apply --index -C1 "$2" 2>/dev/null || return 1
+	git_fixed -C "$1" commit -q -m "$(basename "$2")"
+	echo "git apply -C1"
+}
+
 # scratch_tree BASE SERIES_DIR DIR: the pristine base's version of every
 # file that the patches in SERIES_DIR change, in DIR: enough to apply the
 # series the ways users do without touching the cached tree.
@@ -9,7 +31,7 @@ scratch_tree() {
 	local tree p
 	tree=$(tree_dir "$1")
 	mkdir -p "$3"
-	sed -n 's|^--- a/||p' "$2"/*.patch | sort -u | while IFS= read -r p; do
+	series_files "$2" | while IFS= read -r p; do
 		# files that earlier patches of the series create are not in the base
 		git -C "$tree" cat-file -e "$BASE_TAG:$p" 2>/dev/null || continue
 		mkdir -p "$3/$(dirname "$p")"

@@ -63,7 +63,7 @@ trap 'rm -rf "$work"' EXIT
 user_files() {
 	local f
 	mkdir -p "$2"
-	sed -n 's|^--- a/||p' "$1"/*.patch | sort -u | while IFS= read -r f; do
+	series_files "$1" | while IFS= read -r f; do
 		[ -f "$tree/$f" ] || continue
 		mkdir -p "$2/$(dirname "$f")"
 		cp "$tree/$f" "$2/$f"
@@ -79,7 +79,7 @@ user_repo() {
 	git -C "$dir" init -q && git -C "$dir" add -A && git_fixed -C "$dir" commit -q --allow-empty -m "$tree"
 	base_tree=$(tree_dir "$1")
 	git -C "$base_tree" rev-parse -q --verify "$BASE_TAG^{commit}" >/dev/null 2>&1 || return 0
-	sed -n 's|^--- a/||p' "$(series_dir "$1")"/*.patch | sort -u | while IFS= read -r f; do
+	series_files "$(series_dir "$1")" | while IFS= read -r f; do
 		if git -C "$base_tree" cat-file -e "$BASE_TAG:$f" 2>/dev/null; then
 			git -C "$base_tree" show "$BASE_TAG:$f" | git -C "$dir" hash-object -w --stdin >/dev/null
 		fi
@@ -119,17 +119,10 @@ try_series() {
 	# kgit-s2q (Yocto): git am, then git am -C1, then git apply --index -C1
 	user_repo "$base" "$work/s2q"
 	for pat in "$dir"/*.patch; do
-		git_fixed -C "$work/s2q" am -q "$pat" >/dev/null 2>&1 && continue
-		git_fixed -C "$work/s2q" am --abort
-		if git_fixed -C "$work/s2q" am -q -C1 "$pat" >/dev/null 2>&1; then
-			how="only through git am -C1 ($(basename "$pat") first)" && continue
+		if ! out=$(s2q_apply "$work/s2q" "$pat"); then
+			how="conflict at $(basename "$pat")" && break
 		fi
-		git_fixed -C "$work/s2q" am --abort
-		if git -C "$work/s2q" apply --index -C1 "$pat" 2>/dev/null; then
-			git_fixed -C "$work/s2q" commit -q -m "$(basename "$pat")"
-			how="only through git apply -C1 ($(basename "$pat") first)" && continue
-		fi
-		how="conflict at $(basename "$pat")" && break
+		[ -z "$out" ] || [ "$how" != clean ] || how="only through $out ($(basename "$pat") first)"
 	done
 	echo "   Yocto (kgit-s2q):       $how"
 	rm -rf "$work/s2q"
