@@ -19,8 +19,7 @@ trap 'rm -rf "$fresh"' EXIT
 "$LWNFS_TOP/scripts/gen-patches.sh" -o "$fresh" "${bases[@]}" >/dev/null
 "$LWNFS_TOP/scripts/gen-module.sh" -o "$fresh/module" "${bases[@]}" >/dev/null
 "$LWNFS_TOP/scripts/gen-yocto.sh" -o "$fresh/kmeta" >/dev/null
-kmeta=contrib/meta-lwnfs/recipes-kernel/linux/lwnfs/lwnfs-kmeta
-diff -ru "$fresh/kmeta" "$LWNFS_TOP/$kmeta" || status=1
+diff -ru "$fresh/kmeta" "$LWNFS_TOP/$KMETA" || status=1
 newest=$(newest_base)
 for b in "${bases[@]}"; do
 	diff -ru "$fresh/$b" "$LWNFS_TOP/patches/$b" || status=1
@@ -39,5 +38,5 @@ for d in "$LWNFS_TOP"/patches/*/ "$LWNFS_TOP"/module/*/; do
 	(check_base "$b") 2>/dev/null || { echo "${d#"$LWNFS_TOP"/}: no such base in bases.conf"; status=1; }
 done
 [ "$status" -eq 0 ] ||
-	die "patches/, module/ or $kmeta is out of sync with the sources; run: make patches, and commit the result"
+	die "patches/, module/ or $KMETA is out of sync with the sources; run: make patches, and commit the result"
 info "patches/, series, module/ and meta-lwnfs's features match a fresh generation for: ${bases[*]}"

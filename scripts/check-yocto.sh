@@ -23,8 +23,7 @@ need_tree "$base"
 series=$(series_dir "$base")
 layer=$LWNFS_TOP/contrib/meta-lwnfs
 linux=$layer/recipes-kernel/linux
-kmeta=$linux/lwnfs/lwnfs-kmeta
-features=$kmeta/features/lwnfs
+features=$LWNFS_TOP/$KMETA/features/lwnfs
 for f in "$layer/conf/layer.conf" "$linux/lwnfs-kernel.inc" "$linux/linux-yocto_%.bbappend" \
 	"$features/lwnfs-$base.scc" "$features/lwnfs-y.scc" "$features/lwnfs-m.scc"; do
 	[ -f "$f" ] || die "${f#"$LWNFS_TOP"/} is missing (make patches writes the features)"

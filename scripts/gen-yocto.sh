@@ -12,7 +12,7 @@ LWNFS_LOCK=no
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-out=$LWNFS_TOP/contrib/meta-lwnfs/recipes-kernel/linux/lwnfs/lwnfs-kmeta
+out=$LWNFS_TOP/$KMETA
 if [ "${1:-}" = -o ]; then
 	out=${2:?usage: $0 [-o OUTDIR]}
 fi

@@ -56,7 +56,6 @@ mapfile -t bases < <(all_bases)
 mapfile -t old_patches < <(conf_rows "$LWNFS_TOP/split/patches.conf" | awk '{ print $1 }')
 
 work=$(mktemp -d)
-KMETA=contrib/meta-lwnfs/recipes-kernel/linux/lwnfs/lwnfs-kmeta
 (cd "$LWNFS_TOP" && tar -cf "$work/backup.tar" fs-lwnfs selftests-lwnfs Documentation split deltas Kconfig.snippet patches series module "$KMETA")
 # Until the import is done, any way out of this script puts the sources
 # back as they were.

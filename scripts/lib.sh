@@ -29,6 +29,9 @@ JOBS=${JOBS:-$(nproc)}
 # (users get contrib/fragments/, which hold CONFIG_LWNFS alone).
 # shellcheck disable=SC2034 # read by the scripts that source this
 LWNFS_FRAGMENT=$LWNFS_TOP/selftests-lwnfs/config
+# meta-lwnfs's kernel features, which scripts/gen-yocto.sh writes
+# shellcheck disable=SC2034 # read by the scripts that source this
+KMETA=contrib/meta-lwnfs/recipes-kernel/linux/lwnfs/lwnfs-kmeta
 export LWNFS_TOP LWNFS_CACHE
 
 # Fixed identity and dates keep generated commits and patches reproducible.
