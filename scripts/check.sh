@@ -5,7 +5,8 @@
 # skipped); its log tail is shown and the exit status is 1. A stage flagged
 # "warn" may exit with status 3: it passes with a WARN line and its log
 # tail. A whole run (every base) that passed writes its stage times to
-# docs/timings/TIER.txt.
+# docs/timings/TIER.txt, or TIER-cold.txt when it started from an empty
+# cache, so that the cold and the warm figures are both kept.
 #
 # usage: scripts/check.sh [--tier quick|check|all | --soak SECONDS] [BASE...]
 #        scripts/check.sh --list TIER      the plan, without running it
@@ -212,7 +213,7 @@ clang_notes() {
 
 # write_times: the stage times of a whole run that passed, for the docs.
 write_times() {
-	local f=$LWNFS_TOP/docs/timings/$tier.txt commit
+	local f=$LWNFS_TOP/docs/timings/$tier$cold.txt commit
 	# (before the file is written, which would make the tree dirty)
 	commit=$(git -C "$LWNFS_TOP" describe --always --dirty 2>/dev/null || echo unknown)
 	mkdir -p "${f%/*}"
@@ -235,9 +236,9 @@ if [ $list = 1 ]; then
 	for b in "${bases[@]}"; do run_phase base "$b"; done
 	exit 0
 fi
-cache_state="warm"
+cache_state="warm" cold=''
 [ -n "$(find "$LWNFS_CACHE/trees" "$LWNFS_CACHE/ccache" -mindepth 1 -print -quit 2>/dev/null)" ] ||
-	cache_state="empty (no trees, no ccache)"
+	cache_state="empty (no trees, no ccache)" cold=-cold
 run_phase setup
 clang_notes
 for b in "${bases[@]}"; do run_phase base "$b"; done
