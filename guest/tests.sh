@@ -17,10 +17,11 @@ tap() {
 	fi
 }
 
-# Module lifecycle: rmmod is refused while mounted, and load/unload and
-# mount/umount cycles work (the harness fails the run on any kernel
-# warning they cause).
+# Module lifecycle: rmmod is refused while mounted, and $1 load/unload
+# cycles and ten times as many mount/umount cycles work (the harness fails
+# the run on any kernel warning they cause).
 module_tests() {
+	cycles=$1
 	echo "# module lifecycle"
 	mount -t lwnfs lwnfs /lwnfs
 	rmmod lwnfs 2>/dev/null
@@ -33,19 +34,19 @@ module_tests() {
 	tap $? "module: lwnfs unregistered after rmmod"
 
 	i=0 fail=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt "$cycles" ]; do
 		insmod /lib/lwnfs.ko && rmmod lwnfs || fail=$((fail + 1))
 		i=$((i + 1))
 	done
-	tap $fail "module: 100 load/unload cycles"
+	tap $fail "module: $cycles load/unload cycles"
 
 	insmod /lib/lwnfs.ko
 	i=0 fail=0
-	while [ $i -lt 1000 ]; do
+	while [ $i -lt $((cycles * 10)) ]; do
 		mount -t lwnfs lwnfs /lwnfs && umount /lwnfs || fail=$((fail + 1))
 		i=$((i + 1))
 	done
-	tap $fail "module: 1000 mount/umount cycles"
+	tap $fail "module: $((cycles * 10)) mount/umount cycles"
 	rmmod lwnfs
 	tap $? "module: rmmod after the cycles"
 }
@@ -59,7 +60,7 @@ run_tests() {
 	/bin/lwnfs_test
 	tap $? "kselftest filesystems/lwnfs"
 	if [ -f /lib/lwnfs.ko ]; then
-		module_tests
+		module_tests 100
 	fi
 	echo "1..$n"
 }
@@ -158,7 +159,7 @@ race() {
 
 # The debug guests: KUnit (at insmod), the kselftest, the stress phase and
 # the race for $1 s each (0: neither), the fault-injection sweep (where the kernel has
-# it), trinity for $2 s (0: none), the module cycles and kmemleak's verdict.
+# it), trinity for $2 s (0: none), $3 module cycles and kmemleak's verdict.
 run_soak() {
 	echo "LWNFS-GUEST-START"
 	mount -t debugfs debugfs /sys/kernel/debug
@@ -182,7 +183,7 @@ run_soak() {
 		run_trinity "$2"
 	fi
 	t0=$(date +%s)
-	module_tests
+	module_tests "$3"
 	echo "# module lifecycle: $(($(date +%s) - t0)) s"
 	# loaded again, so that kmemleak's backtraces name lwnfs's functions
 	insmod /lib/lwnfs.ko

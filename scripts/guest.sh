@@ -13,7 +13,9 @@
 #          kselftest, soak/lwnfs_soak's stress and race for SOAK_STRESS
 #          seconds each (default 60; 0: neither) and, with fault injection in the
 #          kernel, its fault sweep; trinity for SOAK_TRINITY seconds
-#          (default 0: none); the module cycles; kmemleak. Fails as test
+#          (default 0: none); the module cycles (SOAK_CYCLES load/unload
+#          cycles, default 100, and ten times as many mount/umount cycles;
+#          the test mode always runs 100); kmemleak. Fails as test
 #          does, on a kmemleak report with an lwnfs frame, and on a KCSAN
 #          report that names lwnfs (the others are listed)
 #   bench  (VARIANT bench, from scripts/bench.sh) bench/lwnfs_bench's read,
@@ -105,11 +107,12 @@ install -m 0755 "$LWNFS_TOP/guest/init" "$root/init"
 cp "$LWNFS_TOP/guest/tests.sh" "$root/etc/lwnfs/tests.sh"
 [ -x "$selftest" ] && cp "$selftest" "$root/bin/lwnfs_test"
 [ -z "$module" ] || cp "$module" "$root/lib/lwnfs.ko"
-stress=${SOAK_STRESS:-60} trinity=${SOAK_TRINITY:-0} bench_runs=${BENCH_RUNS:-5}
-for v in "SOAK_STRESS=$stress" "BENCH_RUNS=$bench_runs" "SOAK_TRINITY=$trinity"; do
+stress=${SOAK_STRESS:-60} trinity=${SOAK_TRINITY:-0} cycles=${SOAK_CYCLES:-100} bench_runs=${BENCH_RUNS:-5}
+for v in "SOAK_STRESS=$stress" "BENCH_RUNS=$bench_runs" "SOAK_TRINITY=$trinity" "SOAK_CYCLES=$cycles"; do
 	[[ "${v#*=}" =~ ^[0-9]+$ ]] || die "${v%%=*} must be a number, not '${v#*=}'"
 done
 [ "$bench_runs" -gt 0 ] || die "BENCH_RUNS must be at least 1"
+[ "$cycles" -gt 0 ] || die "SOAK_CYCLES must be at least 1"
 if [ "$mode" = bench ]; then
 	bench_mod=$bd/bench-debugfs/lwnfs_bench_debugfs.ko
 	[ -f "$bench_mod" ] || die "no bench module in $bd; run: make bench BASE=$base"
@@ -138,7 +141,7 @@ machine=()
 [ -z "$(arch_field "$arch" cpu)" ] || machine+=(-cpu "$(arch_field "$arch" cpu)")
 # the debug kernels need more memory (KASAN's shadow, kmemleak's pool)
 mem=512 extra='' smp=2
-[ "$mode" != soak ] || mem=2048 extra=" lwnfs_stress=$stress lwnfs_trinity=$trinity"
+[ "$mode" != soak ] || mem=2048 extra=" lwnfs_stress=$stress lwnfs_trinity=$trinity lwnfs_cycles=$cycles"
 # the bench's scaling part runs up to 4 readers, and makes 100000 counters
 [ "$mode" != bench ] || mem=1024 smp=4 extra=" lwnfs_bench_runs=$bench_runs"
 qemu=("$qemu_bin" "${machine[@]}" -m "$mem" -smp "$smp" -nographic -no-reboot
