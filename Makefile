@@ -56,7 +56,7 @@ help:
 	@echo "  make selftest    build BASE's lwnfs kselftest (static) for VARIANT's build"
 	@echo "  make guest       boot BASE's VARIANT (y|m|oot) build and run the guest (MODE=test|demo|shell);"
 	@echo "                   oot: the VARIANT=n kernel with make module's lwnfs.ko"
-	@echo "                   VARIANT=kasan|kcsan MODE=soak: a debug guest (SOAK_STRESS=s SOAK_TRINITY=s)"
+	@echo "                   VARIANT=kasan|kcsan MODE=soak: a debug guest (SOAK_STRESS=s SOAK_TRINITY=s SOAK_CYCLES=n)"
 	@echo "                   build, selftest, guest: LWNFS_ARCH=x86_64|arm64 (configs/arch.conf)"
 	@echo "  make cross       build BASE for arm and riscv64 (=y, =m, W=1, kselftest)  [GB]"
 	@echo "  make kunit-uml   run BASE's KUnit suite on UML with kunit.py  [GB]"

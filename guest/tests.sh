@@ -22,6 +22,12 @@ tap() {
 # the run on any kernel warning they cause).
 module_tests() {
 	cycles=$1
+	case "$cycles" in
+	'' | 0* | *[!0-9]*)
+		tap 1 "module: the cycle count '$cycles' is not a number of at least 1"
+		return
+		;;
+	esac
 	echo "# module lifecycle"
 	mount -t lwnfs lwnfs /lwnfs
 	rmmod lwnfs 2>/dev/null

@@ -45,6 +45,7 @@ covers() {
 	"$2") ;;
 	every) [ "$2" != once ] ;;
 	newest+oldest) [ "$2" = newest ] || [ "$2" = oldest ] ;;
+	ends) [ "$2" = newest ] || [ "$2" = oldest ] || [ "$2" = newest+oldest ] ;;
 	clang) [ "$2" = clang1 ] ;;
 	*) false ;;
 	esac
@@ -72,7 +73,7 @@ check_table() {
 		fi
 		for t in $tiers; do
 			case "${t%%=*}" in quick | check | all | soak) ;; *) echo "$id: unknown tier in '$t'" && bad=1 ;; esac
-			case "${t#*=}" in once | newest | oldest | every | newest+oldest | clang | clang1) ;;
+			case "${t#*=}" in once | newest | oldest | every | newest+oldest | ends | clang | clang1) ;;
 			*) echo "$id: unknown bases in '$t'" && bad=1 ;;
 			esac
 			[ -z "${sel[$id@${t%%=*}]:-}" ] || { echo "$id: tier ${t%%=*} named twice" && bad=1; }
@@ -107,6 +108,7 @@ selected() {
 		newest) [ "$b" = "$newest" ] ;;
 		oldest) [ "$b" = "$oldest" ] ;;
 		newest+oldest) [ "$b" = "$newest" ] || [ "$b" = "$oldest" ] ;;
+		ends) [ "$whole" = 0 ] || [ "$b" = "$newest" ] || [ "$b" = "$oldest" ] ;;
 		clang) [ "$(base_field "$b" clang)" != no ] ;;
 		clang1) [ -z "$first_clang" ] && [ "$(base_field "$b" clang)" != no ] && first_clang=$b ;;
 		esac && echo "$b"
@@ -237,8 +239,8 @@ if [ $list = 1 ]; then
 	exit 0
 fi
 cache_state="warm" cold=''
-[ -n "$(find "$LWNFS_CACHE/trees" "$LWNFS_CACHE/ccache" -mindepth 1 -print -quit 2>/dev/null)" ] ||
-	cache_state="empty (no trees, no ccache)" cold=-cold
+[ -n "$(find "$LWNFS_CACHE/trees" "$LWNFS_CACHE/build" "$LWNFS_CACHE/ccache" -mindepth 1 -print -quit 2>/dev/null)" ] ||
+	cache_state="empty (no trees, builds or ccache)" cold=-cold
 run_phase setup
 clang_notes
 for b in "${bases[@]}"; do run_phase base "$b"; done

@@ -108,11 +108,12 @@ cp "$LWNFS_TOP/guest/tests.sh" "$root/etc/lwnfs/tests.sh"
 [ -x "$selftest" ] && cp "$selftest" "$root/bin/lwnfs_test"
 [ -z "$module" ] || cp "$module" "$root/lib/lwnfs.ko"
 stress=${SOAK_STRESS:-60} trinity=${SOAK_TRINITY:-0} cycles=${SOAK_CYCLES:-100} bench_runs=${BENCH_RUNS:-5}
-for v in "SOAK_STRESS=$stress" "BENCH_RUNS=$bench_runs" "SOAK_TRINITY=$trinity" "SOAK_CYCLES=$cycles"; do
+for v in "SOAK_STRESS=$stress" "BENCH_RUNS=$bench_runs" "SOAK_TRINITY=$trinity"; do
 	[[ "${v#*=}" =~ ^[0-9]+$ ]] || die "${v%%=*} must be a number, not '${v#*=}'"
 done
+# (no leading zero: the guest's shell would read it as octal)
+[[ "$cycles" =~ ^[1-9][0-9]*$ ]] || die "SOAK_CYCLES must be a number of at least 1, not '$cycles'"
 [ "$bench_runs" -gt 0 ] || die "BENCH_RUNS must be at least 1"
-[ "$cycles" -gt 0 ] || die "SOAK_CYCLES must be at least 1"
 if [ "$mode" = bench ]; then
 	bench_mod=$bd/bench-debugfs/lwnfs_bench_debugfs.ko
 	[ -f "$bench_mod" ] || die "no bench module in $bd; run: make bench BASE=$base"
@@ -160,7 +161,7 @@ mkdir -p "$(dirname "$log")"
 start=$SECONDS
 limit=${GUEST_TIMEOUT:-120}
 # the debug kernels run the suites many times slower
-[ "$mode" != soak ] || limit=${GUEST_TIMEOUT:-$((1500 + 2 * stress + trinity))}
+[ "$mode" != soak ] || limit=${GUEST_TIMEOUT:-$((1500 + 2 * stress + trinity + 2 * cycles))}
 [ "$mode" != bench ] || limit=${GUEST_TIMEOUT:-$((600 * bench_runs))}
 rc=0
 timeout "$limit" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' >"$log" || rc=${PIPESTATUS[0]}
