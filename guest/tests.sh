@@ -57,6 +57,8 @@ module_tests() {
 	tap $? "module: rmmod after the cycles"
 }
 
+# The test guests: the kselftest, and with a module $1 module cycles
+# (guest/init's default; the test mode is never given another).
 run_tests() {
 	echo "LWNFS-GUEST-START"
 	if [ -f /lib/lwnfs.ko ]; then
@@ -66,7 +68,7 @@ run_tests() {
 	/bin/lwnfs_test
 	tap $? "kselftest filesystems/lwnfs"
 	if [ -f /lib/lwnfs.ko ]; then
-		module_tests 100
+		module_tests "$1"
 	fi
 	echo "1..$n"
 }
