@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Fetch one kernel base, the exact Debian version bases.conf pins, from
 # Debian's linux-source package and cache it as a git repository whose tag
-# lwnfs-base is the pristine tree.
+# lwnfs-base is the pristine tree. A git base (a public snapshot of a
+# stable line) is imported instead from a clone the user names in
+# LWNFS_TREE_<base> (LWNFS_TREE_v6_18=/path), at the commit bases.conf
+# pins; without one it exits with status 4 and says so on one line.
 #
 # usage: scripts/fetch-base.sh BASE
 #
@@ -18,23 +21,68 @@ set -euo pipefail
 
 base=${1:?usage: $0 BASE}
 check_base "$base"
-pkg=$(base_field "$base" package)
-suite=$(base_field "$base" suite)
-version=$(base_field "$base" version)
+pin=$(base_pin "$base")
 tree=$(tree_dir "$base")
 
 if git -C "$tree" rev-parse -q --verify "$BASE_TAG^{commit}" >/dev/null 2>&1; then
-	have=$(tree_version "$base")
-	if [ "$have" = "$version" ]; then
-		info "$base: cached at $tree (Debian $pkg $version)"
+	have=$(tree_pin "$base")
+	if [ "$have" = "$pin" ]; then
+		info "$base: cached at $tree ($(git -C "$tree" log -1 --format=%s "$BASE_TAG"))"
 		exit 0
 	fi
-	info "$base: the cached tree is $have, bases.conf pins $version: fetching again"
+	info "$base: the cached tree is ${have:-?}, bases.conf pins $pin: fetching again"
 	# an open edit's commits live in the tree's repository
 	[ ! -d "$(edit_dir "$base")" ] ||
 		die "an edit of $base is open in $(edit_dir "$base"), and its commits live in the tree this
   would replace; keep them (git -C $(edit_dir "$base") format-patch $BASE_TAG), then: make edit-drop BASE=$base"
 fi
+
+# commit_tree SRC SUBJECT BODY: commit the unpacked tree SRC as the
+# pristine base, tag it and put it in the cache's place.
+commit_tree() {
+	local src=$1
+	info "$base: committing the pristine tree (about 40 s)"
+	git -C "$src" init -q -b base
+	# no automatic gc: it would run in the background, holding the cache lock
+	git -C "$src" config gc.auto 0
+	git -C "$src" add -Af
+	git_fixed -C "$src" commit -q -m "$2" -m "$3"
+	git -C "$src" tag "$BASE_TAG"
+	git -C "$src" checkout -q -b lwnfs
+	# Only a complete tree takes the cache's place.
+	rm -rf "$tree"
+	mv "$src" "$tree"
+	rm -rf "$tree.tmp"
+	info "$base: ready at $tree ($(git -C "$tree" rev-parse --short HEAD))"
+}
+
+if [ "$(base_source "$base")" = git ]; then
+	repo=$(base_field "$base" repo)
+	version=$(base_field "$base" version)
+	env=$(tree_env "$base")
+	clone=${!env:-}
+	if [ -z "$clone" ]; then
+		echo "$base: no tree here (the git snapshot $repo at ${pin:0:12}); clone it and set $env=/path" >&2
+		exit 4
+	fi
+	git -C "$clone" rev-parse -q --verify "$pin^{commit}" >/dev/null 2>&1 ||
+		die "$env=$clone has no commit $pin; run: git -C $clone fetch $repo $pin"
+	info "$base: importing $repo at ${pin:0:12} from $clone"
+	rm -rf "$tree.tmp"
+	mkdir -p "$tree.tmp/src"
+	git -C "$clone" archive --format=tar "$pin" -- . "$SNAPSHOT_EXCLUDE" | tar -x -C "$tree.tmp/src"
+	have=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
+		END { print v "." p "." s }' "$tree.tmp/src/Makefile")
+	[ "$have" = "$version" ] ||
+		die "$repo at $pin is Linux $have, but bases.conf says $version for $base"
+	commit_tree "$tree.tmp/src" "Linux $version (git $repo)" \
+		"Imported from $repo at $pin by lwnfs scripts/fetch-base.sh, without ${SNAPSHOT_EXCLUDE#:(exclude)}."
+	exit 0
+fi
+
+pkg=$(base_field "$base" package)
+suite=$(base_field "$base" suite)
+version=$pin
 
 need_cmd apt-get apt
 need_cmd dpkg-deb dpkg
@@ -84,17 +132,6 @@ src=$(find "$tree.tmp" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*')
 # source, including the dot-files (.kunitconfig, .clang-format).
 sed -i '/^# Debian packaging/,$d' "$src/.gitignore"
 
-info "$base: committing the pristine tree (about 40 s)"
-git -C "$src" init -q -b base
-# no automatic gc: it would run in the background, holding the cache lock
-git -C "$src" config gc.auto 0
-git -C "$src" add -Af
-git_fixed -C "$src" commit -q -m "Linux $version (Debian $pkg)" \
-	-m "Imported from Debian's $pkg $version ($suite) by lwnfs scripts/fetch-base.sh."
-git -C "$src" tag "$BASE_TAG"
-git -C "$src" checkout -q -b lwnfs
-# Only a complete tree takes the cache's place.
-rm -rf "$tree"
-mv "$src" "$tree"
-rm -rf "$tree.tmp" "$deb"
-info "$base: ready at $tree ($(git -C "$tree" rev-parse --short HEAD))"
+commit_tree "$src" "Linux $version (Debian $pkg)" \
+	"Imported from Debian's $pkg $version ($suite) by lwnfs scripts/fetch-base.sh."
+rm -f "$deb"

@@ -58,27 +58,60 @@ all_bases() {
 	conf_rows "$BASES_CONF" | awk '{ print $1 }'
 }
 
+# newest_base, oldest_base: the first and last rows. Both are Debian rows,
+# so that a base whose tree a machine may not have (a git snapshot) never
+# takes their roles: the default base, the sources' own base, the ends of
+# the bisect and the debug guests.
 newest_base() {
-	all_bases | sed -n 1p
+	role_end 1p
 }
 
 oldest_base() {
-	all_bases | tail -n 1
+	role_end "\$p"
 }
 
-# base_field BASE NAME: one column of bases.conf (package, suite, version,
-# clang, kunit), named as in its header line.
+role_end() {
+	local b
+	b=$(all_bases | sed -n "$1")
+	[ "$(base_source "$b")" = debian ] ||
+		die "bases.conf: the first and the last row must be Debian bases, not the git snapshot $b"
+	echo "$b"
+}
+
+# role_bases: the Debian bases, newest first: the ones that take a role
+# (the newest, the oldest, the clang base), because every machine can
+# fetch their trees.
+role_bases() {
+	conf_rows "$BASES_CONF" | awk '$2 !~ /^git:/ { print $1 }'
+}
+
+# base_source BASE: where its tree comes from: debian (a linux-source
+# package) or git (a public snapshot, imported from a clone the user names).
+base_source() {
+	conf_rows "$BASES_CONF" | awk -v b="$1" '$1 == b { print ($2 ~ /^git:/) ? "git" : "debian" }'
+}
+
+# base_field BASE NAME: one column of bases.conf, named as in its header
+# line: package and suite for a Debian row, repo and commit for a git row
+# (asking a row for the other kind's column is a mistake in a script, and
+# dies), version, clang and kunit for both.
 base_field() {
-	local col
-	case "$2" in
-	package) col=2 ;; suite) col=3 ;; version) col=4 ;; clang) col=5 ;; kunit) col=6 ;;
+	local col src
+	src=$(base_source "$1")
+	[ -n "$src" ] || return 0
+	case "$2:$src" in
+	package:debian | repo:git) col=2 ;;
+	suite:debian | commit:git) col=3 ;;
+	version:*) col=4 ;; clang:*) col=5 ;; kunit:*) col=6 ;;
+	package:git | suite:git) die "base $1 is a git snapshot: it has no Debian $2" ;;
+	repo:debian | commit:debian) die "base $1 is a Debian base: it has no git $2" ;;
 	*) die "bases.conf has no column '$2'" ;;
 	esac
-	conf_rows "$BASES_CONF" | awk -v b="$1" -v c="$col" '$1 == b { print $c }'
+	conf_rows "$BASES_CONF" | awk -v b="$1" -v c="$col" '$1 == b { v = $c; sub(/^git:/, "", v); print v }'
 }
 
 check_base() {
-	[ -n "$(base_field "$1" package)" ] ||
+	all_bases | grep -qxF -- "$1" ||
 		die "unknown base '$1'; known bases: $(all_bases | tr '\n' ' ')(see bases.conf)"
 }
 
@@ -120,23 +153,73 @@ git_fixed() {
 		git "$@"
 }
 
-# tree_version BASE: the Debian version the cached tree was made from.
-tree_version() {
-	git -C "$(tree_dir "$1")" log -1 --format=%s "$BASE_TAG" 2>/dev/null |
-		sed -n 's/^Linux \([^ ]*\) (Debian .*/\1/p'
+# The files of a git snapshot that an import leaves out: some public
+# snapshots lack their blobs, and lwnfs needs none of them. One constant for
+# every git row, so a tree is the same whether a clone has them or not.
+# shellcheck disable=SC2034 # read by the scripts that source this
+SNAPSHOT_EXCLUDE=':(exclude)drivers/gpu/drm/amd/include/asic_reg/**'
+
+# tree_env BASE: the variable that names a clone of a git base's snapshot
+# (LWNFS_TREE_v6_18 for v6.18).
+tree_env() {
+	local v=${1//./_}
+	echo "LWNFS_TREE_${v//-/_}"
+}
+
+# base_pin BASE: what a cached tree must have been made from: the Debian
+# version, or the git commit.
+base_pin() {
+	if [ "$(base_source "$1")" = git ]; then base_field "$1" commit; else base_field "$1" version; fi
+}
+
+# tree_pin BASE: what the cached tree was made from (its tag's subject
+# names the Debian version; a git import's body names the commit).
+tree_pin() {
+	local dir
+	dir=$(tree_dir "$1")
+	if [ "$(base_source "$1")" = git ]; then
+		git -C "$dir" log -1 --format=%b "$BASE_TAG" 2>/dev/null |
+			sed -n 's/^Imported from [^ ]* at \([0-9a-f]*\) .*/\1/p'
+	else
+		git -C "$dir" log -1 --format=%s "$BASE_TAG" 2>/dev/null |
+			sed -n 's/^Linux \([^ ]*\) (Debian .*/\1/p'
+	fi
+}
+
+# has_tree BASE: whether this machine can have BASE's tree: a Debian base
+# (fetched from the archive), a git base already imported at its pin, or
+# one whose clone the user names in $(tree_env BASE).
+has_tree() {
+	local env
+	[ "$(base_source "$1")" = debian ] && return 0
+	[ "$(tree_pin "$1")" = "$(base_pin "$1")" ] && return 0
+	env=$(tree_env "$1")
+	[ -n "${!env:-}" ]
+}
+
+# base_tree_text BASE: the tree a series was made for, in words, for its
+# cover letter and the not-run lines.
+base_tree_text() {
+	if [ "$(base_source "$1")" = git ]; then
+		echo "Linux $(base_field "$1" version) from the git snapshot $(base_field "$1" repo) at commit $(base_field "$1" commit)"
+	else
+		echo "Linux as Debian's $(base_field "$1" package) $(base_field "$1" version) ships it"
+	fi
 }
 
 # need_tree BASE: fail with the command to run when a base is not fetched,
-# or when the cached tree is not the version bases.conf pins.
+# or when the cached tree is not the one bases.conf pins.
 need_tree() {
-	local have want
+	local have want how
 	check_base "$1"
+	how="make fetch BASE=$1"
+	[ "$(base_source "$1")" = debian ] || how="$(tree_env "$1")=/path/to/a/clone make fetch BASE=$1 (a clone of $(base_field "$1" repo))"
 	git -C "$(tree_dir "$1")" rev-parse -q --verify "$BASE_TAG^{commit}" >/dev/null 2>&1 ||
-		die "base $1 is not fetched; run: make fetch BASE=$1"
-	have=$(tree_version "$1")
-	want=$(base_field "$1" version)
+		die "base $1 is not fetched; run: $how"
+	have=$(tree_pin "$1")
+	want=$(base_pin "$1")
 	[ "$have" = "$want" ] ||
-		die "the cached $1 tree is Debian ${have:-?}, bases.conf pins $want; run: make fetch BASE=$1"
+		die "the cached $1 tree is ${have:-?}, bases.conf pins $want; run: $how"
 }
 
 # series_hash BASE: a hash of patches/BASE/ (its series file and the
