@@ -71,7 +71,16 @@ elif [ "${1:-}" = "-o" ]; then
 	shift 2
 fi
 if [ $# -eq 0 ]; then
-	mapfile -t targets < <(all_bases)
+	# by default, the bases whose trees this machine has (a git base
+	# without its clone is named and left as it is)
+	targets=()
+	for b in $(all_bases); do
+		if has_tree "$b"; then
+			targets+=("$b")
+		elif [ -z "$states_only$finals_only$final_one" ]; then
+			echo "patches/$b: not regenerated (no tree: $(base_tree_text "$b"); set $(tree_env "$b")=/path to a clone)" >&2
+		fi
+	done
 else
 	targets=("$@")
 fi
@@ -98,10 +107,17 @@ patch_adds() {
 # split/cover-letter.msg with the base's facts filled in, after git's own
 # cover letter headers, and followed by its shortlog and diffstat.
 cover_letter() {
-	local base=$1 tree=$2 tip=$3 kselftests tmpl
+	local base=$1 tree=$2 tip=$3 kselftests tmpl src fill
 	kselftests=$(grep -c '^TEST\(_F\)\?\(_TIMEOUT\)\?(' "$work/state/${#PATCHES[@]}/$SELFTESTS/lwnfs_test.c")
 	tmpl=$work/cover.msg
-	sed -e "s|@BASE@|$base|g" -e "s|@PACKAGE@|$(base_field "$base" package)|g" \
+	# a line marked [debian] or [git] is for that kind of base only
+	src=$(base_source "$base")
+	if [ "$src" = git ]; then
+		fill=(-e "s|@REPO@|$(base_field "$base" repo)|g" -e "s|@COMMIT@|$(base_field "$base" commit)|g")
+	else
+		fill=(-e "s|@PACKAGE@|$(base_field "$base" package)|g")
+	fi
+	sed -e "/^\[$src\]/s/^\[$src\]//" -e '/^\[[a-z]*\]/d' "${fill[@]}" -e "s|@BASE@|$base|g" \
 		-e "s|@VERSION@|$(base_field "$base" version)|g" \
 		-e "s|@KUNIT@|$(base_field "$base" kunit)|g" -e "s|@KSELFTEST@|$kselftests|g" \
 		-e "s|@LWNFS_VERSION@|$(cat "$LWNFS_TOP/VERSION")|g" \
