@@ -110,7 +110,7 @@ static int lwnfs_counter_open(struct inode *inode, struct file *file)
 {
 	struct lwnfs_snapshot *snap;
 
-	snap = kzalloc_obj(*snap, GFP_KERNEL_ACCOUNT);
+	snap = kzalloc(sizeof(*snap), GFP_KERNEL_ACCOUNT);
 	if (!snap)
 		return -ENOMEM;
 	file->private_data = snap;
@@ -261,7 +261,7 @@ int lwnfs_counter_init(struct inode *inode)
 {
 	atomic64_t *value;
 
-	value = kmalloc_obj(*value, GFP_KERNEL_ACCOUNT);
+	value = kmalloc(sizeof(*value), GFP_KERNEL_ACCOUNT);
 	if (!value)
 		return -ENOMEM;
 	atomic64_set(value, 0);

@@ -441,7 +441,7 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	int ret;
 
 	/* Freed by lwnfs_kill_sb(), which also runs if this fails. */
-	fsi = kzalloc_obj(*fsi, GFP_KERNEL_ACCOUNT);
+	fsi = kzalloc(sizeof(*fsi), GFP_KERNEL_ACCOUNT);
 	if (!fsi)
 		return -ENOMEM;
 	spin_lock_init(&fsi->opts_lock);
@@ -683,7 +683,7 @@ static int lwnfs_init_fs_context(struct fs_context *fc)
 {
 	struct lwnfs_fs_context *ctx;
 
-	ctx = kzalloc_obj(*ctx);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
 	ctx->opts.layout = LWNFS_LAYOUT_DEFAULT;
