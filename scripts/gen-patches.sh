@@ -8,12 +8,14 @@
 #
 # usage: scripts/gen-patches.sh [-o OUTDIR] [BASE...]
 #        scripts/gen-patches.sh --post -o OUTDIR BASE
-#        scripts/gen-patches.sh --states DIR
+#        scripts/gen-patches.sh --states DIR [BASE]
 #        scripts/gen-patches.sh --finals DIR
 #        scripts/gen-patches.sh --final BASE DIR
 #   --states writes the newest base's sources after each patch to DIR/1..N
 #   (kernel-relative paths), to edit them and take them back with
-#   scripts/split-import.sh DIR.
+#   scripts/split-import.sh DIR; with BASE, that base's, and its cover
+#   letter's text in DIR/cover.msg (for scripts/check-series.sh, which
+#   needs no kernel tree).
 #   --finals writes each base's final sources to DIR/<base>, to edit them and
 #   take them back with scripts/delta-import.sh DIR.
 #   --final writes one base's final sources to DIR (for scripts/import.sh).
@@ -56,8 +58,9 @@ if [ "${1:-}" = "--post" ]; then
 	fi
 fi
 if [ "${1:-}" = "--states" ]; then
-	states_only=${2:?usage: $0 --states DIR}
+	states_only=${2:?usage: $0 --states DIR [BASE]}
 	shift 2
+	[ $# -le 1 ] || die "usage: $0 --states DIR [BASE]"
 elif [ "${1:-}" = "--finals" ]; then
 	finals_only=${2:?usage: $0 --finals DIR}
 	shift 2
@@ -103,13 +106,12 @@ patch_adds() {
 # shellcheck source=scripts/gen-states.sh
 . "$LWNFS_TOP/scripts/gen-states.sh"
 
-# cover_letter BASE TREE TIP: write the series' cover letter to $work/cover:
-# split/cover-letter.msg with the base's facts filled in, after git's own
-# cover letter headers, and followed by its shortlog and diffstat.
-cover_letter() {
-	local base=$1 tree=$2 tip=$3 kselftests tmpl src fill
-	kselftests=$(grep -c '^TEST\(_F\)\?\(_TIMEOUT\)\?(' "$work/state/${#PATCHES[@]}/$SELFTESTS/lwnfs_test.c")
-	tmpl=$work/cover.msg
+# fill_cover BASE STATE: split/cover-letter.msg with the base's facts
+# filled in (its subject line, a blank line and its text), for the base
+# whose final sources are STATE.
+fill_cover() {
+	local base=$1 kselftests src fill
+	kselftests=$(grep -c '^TEST\(_F\)\?\(_TIMEOUT\)\?(' "$2/$SELFTESTS/lwnfs_test.c")
 	# a line marked [debian] or [git] is for that kind of base only
 	src=$(base_source "$base")
 	if [ "$src" = git ]; then
@@ -121,8 +123,18 @@ cover_letter() {
 		-e "s|@VERSION@|$(base_field "$base" version)|g" \
 		-e "s|@KUNIT@|$(base_field "$base" kunit)|g" -e "s|@KSELFTEST@|$kselftests|g" \
 		-e "s|@LWNFS_VERSION@|$(cat "$LWNFS_TOP/VERSION")|g" \
-		"$SPLIT/cover-letter.msg" >"$tmpl"
-	! grep -n '@[A-Z]*@' "$tmpl" || die "split/cover-letter.msg: a placeholder above has no value"
+		"$SPLIT/cover-letter.msg" >"$work/cover.fill"
+	! grep -n '@[A-Z]*@' "$work/cover.fill" || die "split/cover-letter.msg: a placeholder above has no value"
+	cat "$work/cover.fill"
+}
+
+# cover_letter BASE TREE TIP: write the series' cover letter to $work/cover:
+# the filled template after git's own cover letter headers, and followed by
+# its shortlog and diffstat.
+cover_letter() {
+	local base=$1 tree=$2 tip=$3 tmpl
+	tmpl=$work/cover.msg
+	fill_cover "$base" "$work/state/${#PATCHES[@]}" >"$tmpl"
 	rm -rf "$work/cl"
 	git_fixed -C "$tree" -c core.abbrev=12 -c diff.noprefix=false \
 		format-patch -q --cover-letter --zero-commit --no-signature --no-base --no-thread \
@@ -207,8 +219,14 @@ if [ -n "$states_only" ]; then
 	[ ! -e "$states_only" ] || die "$states_only exists; give a new directory"
 	check_claimed
 	make_states "$states_only" "$(newest_base)"
+	if [ $# -eq 1 ] && [ "$1" != "$(newest_base)" ]; then
+		check_base "$1"
+		stage_final "$work/final" "$1"
+		merge_states "$states_only" "$work/final"
+	fi
+	[ $# -eq 0 ] || fill_cover "$1" "$states_only/${#PATCHES[@]}" >"$states_only/cover.msg"
 	write_export "$states_only" states
-	info "states after each patch of the series: $states_only/1 .. $states_only/${#PATCHES[@]}"
+	info "states after each patch of the series${1:+ on $1}: $states_only/1 .. $states_only/${#PATCHES[@]}"
 	exit 0
 fi
 

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Check patches/BASE/ against the sources without the base's kernel tree,
+# for a base whose tree this machine does not have (a git snapshot; see
+# bases.conf). It checks that:
+#  - series names exactly the directory's *.patch files, each once, in
+#    order, and the directory holds nothing else but cover-letter.txt;
+#  - patch k of N has the Subject "[PATCH k/N] <split/<patch>.msg's first
+#    line>", that message and a Signed-off-by, and a diffstat that names
+#    exactly the files it changes;
+#  - applied in turn to an empty repository with exact context, less the
+#    tree hooks' files, each patch leaves lwnfs's files exactly as the
+#    generator's state after that patch for BASE; it touches only the hook
+#    files of the patches so far, every hook where its patch adds it, and
+#    adds there only lines of the hooks' texts;
+#  - the cover letter is split/cover-letter.msg filled for BASE (naming the
+#    tree it was made for) and lists the N subjects in order;
+#  - Buildroot's external tree and meta-lwnfs pick the series for a kernel
+#    of the base's version.
+# What it cannot check without the tree: the hooks' context and line
+# numbers, the hook files' index lines, and that the series applies there.
+#
+# usage: scripts/check-series.sh BASE [DIR]   (DIR: another copy of patches/BASE)
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+base=${1:?usage: $0 BASE [DIR]}
+check_base "$base"
+dir=${2:-$LWNFS_TOP/patches/$base}
+[ -d "$dir" ] || die "no directory $dir"
+SPLIT=$LWNFS_TOP/split
+mapfile -t PATCHES < <(conf_rows "$SPLIT/patches.conf" | awk '{ print $1 }')
+n=${#PATCHES[@]}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bad=0
+fail() {
+	echo "patches/$base: $*"
+	bad=1
+}
+
+# the hooks: NAME PATH TEXT, and the patch each is added in
+declare -A hook_path_of=() hook_patch=()
+while IFS=$'\t' read -r name path _; do
+	hook_path_of[$name]=$path
+done < <(conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' -v OFS='\t' '$1 == "hook" { print $2, $3, $4 }')
+for ((k = 1; k <= n; k++)); do
+	for f in $(conf_rows "$SPLIT/patches.conf" | awk -v p="${PATCHES[k - 1]}" '$1 == p { for (i = 2; i <= NF; i++) print $i }'); do
+		case "$f" in hook:*) hook_patch[${f#hook:}]=$k ;; esac
+	done
+done
+# every line a hook may add: the hooks' own lines and the files they name,
+# and the blank line that parts a MAINTAINERS entry from the next
+{
+	echo
+	conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' '$1 == "hook" && $4 !~ /^</ { gsub(/\\t/, "\t", $4); print $4 }'
+	for f in $(conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' '$1 == "hook" && $4 ~ /^</ { print substr($4, 2) }'); do
+		cat "$LWNFS_TOP/$f"
+	done
+} >"$work/hook-lines"
+
+# 1. the series file and the directory
+mapfile -t listed <"$dir/series"
+(cd "$dir" && ls -- *.patch 2>/dev/null) >"$work/present" || true
+printf '%s\n' "${listed[@]}" | diff -u "$work/present" - >"$work/d" ||
+	fail "series does not list exactly the *.patch files, in order: $(grep '^[-+][^-+]' "$work/d" | tr '\n' ' ')"
+[ "${#listed[@]}" -eq "$n" ] || fail "series lists ${#listed[@]} patches, split/patches.conf has $n"
+extra=$(find "$dir" -mindepth 1 -maxdepth 1 ! -name series ! -name cover-letter.txt ! -name '*.patch' -printf '%f ')
+[ -z "$extra" ] || fail "files that are neither patches nor the cover letter: $extra"
+[ $bad = 0 ] || exit 1
+
+# the generator's states for this base, and its cover letter's text
+"$LWNFS_TOP/scripts/gen-patches.sh" --states "$work/states" "$base" >/dev/null
+mapfile -t hook_paths < <(printf '%s\n' "${hook_path_of[@]}" | sort -u)
+excludes=()
+for h in "${hook_paths[@]}"; do excludes+=(--exclude="$h"); done
+
+git init -q "$work/r"
+for ((k = 1; k <= n; k++)); do
+	p=$dir/${listed[k - 1]}
+	msg=$SPLIT/${PATCHES[k - 1]}.msg
+	# 2. the headers, the message and the diffstat
+	git mailinfo "$work/body" "$work/diff" <"$p" >"$work/info" || fail "${listed[k - 1]}: git mailinfo cannot parse it"
+	{ grep -q "^Subject: \[PATCH $k/$n\] " "$p" && grep -qxF "Subject: $(head -n 1 "$msg")" "$work/info"; } ||
+		fail "${listed[k - 1]}: its Subject is not [PATCH $k/$n] and split/${PATCHES[k - 1]}.msg's first line"
+	{ tail -n +3 "$msg"; echo; echo "Signed-off-by: $LWNFS_IDENT_NAME <$LWNFS_IDENT_EMAIL>"; } >"$work/want"
+	diff -u "$work/want" "$work/body" >"$work/d" ||
+		fail "${listed[k - 1]}: its message is not split/${PATCHES[k - 1]}.msg with the Signed-off-by: $(grep '^[-+][^-+]' "$work/d" | head -n 3 | tr '\n' ' ')"
+	sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' "$p" | sort >"$work/files"
+	git apply --numstat "$p" | cut -f3 | sort >"$work/numstat" ||
+		fail "${listed[k - 1]}: git apply cannot parse it"
+	diff -q "$work/files" "$work/numstat" >/dev/null || fail "${listed[k - 1]}: its diff sections and git apply's files differ"
+	# (the diffstat: between the --- line and the first diff)
+	awk '/^---$/ { s = 1; next } /^diff --git / { exit } s && / \| / { print $1 }' "$p" >"$work/stat"
+	[ "$(wc -l <"$work/stat")" = "$(wc -l <"$work/files")" ] ||
+		fail "${listed[k - 1]}: its diffstat names $(wc -l <"$work/stat") files, it changes $(wc -l <"$work/files")"
+	# 3. lwnfs's files, exactly, and the hooks
+	git -C "$work/r" apply "${excludes[@]}" "$p" 2>"$work/err" ||
+		fail "${listed[k - 1]}: does not apply in turn (less the hooks): $(head -n 2 "$work/err" | tr '\n' ' ')"
+	diff -r -x .git "$work/states/$k" "$work/r" >"$work/d" ||
+		fail "${listed[k - 1]}: lwnfs's files after it differ from the sources' (make patches): $(head -n 4 "$work/d" | tr '\n' ' ')"
+	for h in "${!hook_path_of[@]}"; do
+		path=${hook_path_of[$h]}
+		if grep -qxF "$path" "$work/files"; then
+			[ "${hook_patch[$h]:-99}" -le "$k" ] || fail "${listed[k - 1]}: changes $path before its hook's patch"
+			awk -v f="$path" '/^diff --git / { in_f = ($3 == "a/" f) } in_f && /^\+/ && !/^\+\+\+ / { print substr($0, 2) }' "$p" |
+				grep -vxF -f "$work/hook-lines" >"$work/d" &&
+				fail "${listed[k - 1]}: adds to $path lines that are no hook's: $(head -n 2 "$work/d" | tr '\n' ' ')"
+		elif [ "${hook_patch[$h]:-0}" = "$k" ]; then
+			fail "${listed[k - 1]}: does not add its hook to $path"
+		fi
+	done
+done
+
+# 4. the cover letter
+cover=$dir/cover-letter.txt
+if [ ! -f "$cover" ]; then
+	fail "no cover-letter.txt"
+else
+	{ grep -q "^Subject: \[PATCH 0/$n\] " "$cover" && git mailinfo /dev/null /dev/null <"$cover" |
+		grep -qxF "Subject: $(head -n 1 "$work/states/cover.msg")"; } ||
+		fail "cover-letter.txt: its Subject is not [PATCH 0/$n] and split/cover-letter.msg's first line"
+	# its text: after the headers' blank line, up to the shortlog
+	awk 'NR > 1 && !body && /^$/ { body = 1; next } body && /^[^ ].* \([0-9]+\):$/ { exit } body' "$cover" >"$work/text"
+	{ tail -n +3 "$work/states/cover.msg"; echo; } | diff -u - "$work/text" >"$work/d" ||
+		fail "cover-letter.txt: its text is not split/cover-letter.msg filled for $base: $(grep '^[-+][^-+]' "$work/d" | head -n 3 | tr '\n' ' ')"
+	if [ "$(base_source "$base")" = git ]; then
+		grep -qF "$(base_field "$base" commit)" "$cover" || fail "cover-letter.txt: does not name the commit it was made on"
+	fi
+	for ((k = 1; k <= n; k++)); do
+		echo "  $(head -n 1 "$SPLIT/${PATCHES[k - 1]}.msg")"
+	done >"$work/short"
+	awk '/^[^ ].* \([0-9]+\):$/ { s = 1; next } s && /^$/ { exit } s' "$cover" | diff -u "$work/short" - >/dev/null ||
+		fail "cover-letter.txt: its shortlog is not the $n subjects in order"
+fi
+# 5. Buildroot's external tree and meta-lwnfs pick this series for a
+# kernel of the base's version (the consumers stage runs them on the tree)
+mkdir -p "$work/k"
+IFS=. read -r v p s <<<"$(base_field "$base" version)"
+printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\n' "$v" "$p" "${s%%[!0-9]*}" >"$work/k/Makefile"
+[ "$(sh "$LWNFS_TOP/contrib/buildroot/lwnfs-line.sh" "$work/k" "$LWNFS_TOP/patches")" = "$LWNFS_TOP/patches/$base" ] ||
+	fail "contrib/buildroot/lwnfs-line.sh does not pick patches/$base for Linux $v.$p"
+{ [ -f "$LWNFS_TOP/$KMETA/features/lwnfs/lwnfs-v$v.$p.scc" ] && [ "v$v.$p" = "$base" ]; } ||
+	fail "meta-lwnfs has no features/lwnfs/lwnfs-v$v.$p.scc for Linux $v.$p"
+[ $bad = 0 ] || die "patches/$base does not match the sources (above); with its tree ($(tree_env "$base")=/path for a git base): make patches"
+info "patches/$base: $n patches, their lwnfs files, hooks, messages and cover letter match the sources (checked without a tree)"
