@@ -13,7 +13,7 @@ set -euo pipefail
 if [ $# -gt 0 ]; then
 	bases=("$@")
 else
-	mapfile -t bases < <(all_bases)
+	mapfile -t bases < <(role_bases)
 fi
 S=$LWNFS_TOP/scripts
 work=$(mktemp -d)
@@ -21,6 +21,8 @@ trap 'rm -rf "$work"' EXIT
 
 for base in "${bases[@]}"; do
 	check_base "$base"
+	[ "$(base_source "$base")" = debian ] ||
+		die "$base is a git snapshot, not a Debian base: to move it, edit its repository, commit and version in bases.conf, then with its clone: $(tree_env "$base")=/path make patches"
 	pkg=$(base_field "$base" package)
 	suite=$(base_field "$base" suite)
 	pinned=$(base_field "$base" version)

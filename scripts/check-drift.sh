@@ -14,6 +14,8 @@ set -euo pipefail
 
 base=${1:?usage: $0 BASE [--strict]}
 check_base "$base"
+[ "$(base_source "$base")" = debian ] ||
+	die "$base is a git snapshot pinned at a commit: it has no Debian revision to drift to"
 bad=3
 [ "${2:-}" != --strict ] || bad=1
 pkg=$(base_field "$base" package)

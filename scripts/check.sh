@@ -25,15 +25,26 @@ case "${1:-}" in
 esac
 case "$tier" in quick | check | all | soak) ;; *) die "unknown tier '$tier' (quick, check, all, soak)" ;; esac
 mapfile -t known < <(all_bases)
+# the bases whose tree this machine has or can fetch: every Debian base; a
+# git base imported, or whose clone LWNFS_TREE_<base> names
+declare -A avail=()
+for b in "${known[@]}"; do
+	! has_tree "$b" || avail[$b]=1
+done
 if [ $# -gt 0 ]; then
-	for b in "$@"; do check_base "$b"; done
+	for b in "$@"; do
+		check_base "$b"
+		[ -n "${avail[$b]:-}" ] || [ $list = 1 ] ||
+			die "$b: no tree here ($(base_tree_text "$b")); clone it and run: $(tree_env "$b")=/path make check BASE=$b"
+	done
 	bases=("$@")
 else
 	bases=("${known[@]}")
 fi
 whole=0
 [ $# -gt 0 ] || whole=1
-newest=${known[0]} oldest=${known[${#known[@]} - 1]}
+# the roles (and the ends of a whole run) are Debian bases'
+newest=$(newest_base) oldest=$(oldest_base)
 S=$LWNFS_TOP/scripts
 logs=$LWNFS_CACHE/logs
 TABLE=$CONFIGS/stages.conf
@@ -44,6 +55,7 @@ covers() {
 	case "$1" in
 	"$2") ;;
 	every) [ "$2" != once ] ;;
+	debian) [ "$2" = newest ] || [ "$2" = oldest ] || [ "$2" = newest+oldest ] ;;
 	newest+oldest) [ "$2" = newest ] || [ "$2" = oldest ] ;;
 	ends) [ "$2" = newest ] || [ "$2" = oldest ] || [ "$2" = newest+oldest ] ;;
 	clang) [ "$2" = clang1 ] ;;
@@ -73,7 +85,7 @@ check_table() {
 		fi
 		for t in $tiers; do
 			case "${t%%=*}" in quick | check | all | soak) ;; *) echo "$id: unknown tier in '$t'" && bad=1 ;; esac
-			case "${t#*=}" in once | newest | oldest | every | newest+oldest | ends | clang | clang1) ;;
+			case "${t#*=}" in once | newest | oldest | every | debian | newest+oldest | ends | clang | clang1) ;;
 			*) echo "$id: unknown bases in '$t'" && bad=1 ;;
 			esac
 			[ -z "${sel[$id@${t%%=*}]:-}" ] || { echo "$id: tier ${t%%=*} named twice" && bad=1; }
@@ -95,22 +107,25 @@ check_table() {
 	[ $bad = 0 ] || die "configs/stages.conf has mistakes (above)"
 }
 
-# selected SELECTOR: the run's bases that a tier's selector names, in order
-# ("once" gives the one empty name).
+# selected SELECTOR [all]: the run's bases that a tier's selector names, in
+# order ("once" gives the one empty name): only those with a tree, unless
+# "all" asks what the selector would name if every base had one.
 selected() {
 	local b first_clang=''
-	case "$1" in
-	once) echo "" && return ;;
-	every) printf '%s\n' "${bases[@]}" && return ;;
-	esac
+	[ "$1" != once ] || { echo "" && return; }
 	for b in "${bases[@]}"; do
+		[ -n "${avail[$b]:-}" ] || [ "${2:-}" = all ] || continue
 		case "$1" in
+		every) true ;;
+		debian) [ "$(base_source "$b")" = debian ] ;;
 		newest) [ "$b" = "$newest" ] ;;
 		oldest) [ "$b" = "$oldest" ] ;;
 		newest+oldest) [ "$b" = "$newest" ] || [ "$b" = "$oldest" ] ;;
 		ends) [ "$whole" = 0 ] || [ "$b" = "$newest" ] || [ "$b" = "$oldest" ] ;;
 		clang) [ "$(base_field "$b" clang)" != no ] ;;
-		clang1) [ -z "$first_clang" ] && [ "$(base_field "$b" clang)" != no ] && first_clang=$b ;;
+		# (the clang base of a whole run is a Debian one, as the roles are)
+		clang1) [ -z "$first_clang" ] && [ "$(base_field "$b" clang)" != no ] &&
+			{ [ "$whole" = 0 ] || [ "$(base_source "$b")" = debian ]; } && first_clang=$b ;;
 		esac && echo "$b"
 	done
 }
@@ -213,6 +228,21 @@ clang_notes() {
 	done
 }
 
+# not_run: for each base of the run without a tree, the one line that
+# names the stages the tier would have run on it, and why it did not
+not_run() {
+	local b id after flags sel name cmd ids
+	for b in "${bases[@]}"; do
+		[ -z "${avail[$b]:-}" ] || continue
+		ids=()
+		while IFS=$'\t' read -r id after flags sel name cmd; do
+			selected "$sel" all | grep -qxF -- "$b" && ids+=("$id")
+		done < <(rows setup; rows base)
+		[ ${#ids[@]} -eq 0 ] ||
+			echo "$b: not run: ${ids[*]} (no tree: $(base_tree_text "$b"); $(tree_env "$b")=/path to a clone runs them)"
+	done
+}
+
 # write_times: the stage times of a whole run that passed, for the docs.
 write_times() {
 	local f=$LWNFS_TOP/docs/timings/$tier$cold.txt commit
@@ -226,6 +256,7 @@ write_times() {
 		echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)"
 		echo "cache at the start: $cache_state"
 		echo "total: $((SECONDS - run_start))s"
+		not_run | sed 's/^/without a tree: /'
 		printf '%s\n' "${times[@]}"
 	} >"$f"
 	echo "stage times: ${f#"$LWNFS_TOP"/}"
@@ -236,6 +267,7 @@ if [ $list = 1 ]; then
 	echo "make $tier: the stages, in order (configs/stages.conf)"
 	run_phase setup
 	for b in "${bases[@]}"; do run_phase base "$b"; done
+	not_run
 	exit 0
 fi
 cache_state="warm" cold=''
@@ -243,6 +275,7 @@ cache_state="warm" cold=''
 	cache_state="empty (no trees, builds or ccache)" cold=-cold
 run_phase setup
 clang_notes
+not_run
 for b in "${bases[@]}"; do run_phase base "$b"; done
 echo "total time: $((SECONDS - run_start))s"
 for f in "${warnings[@]}"; do echo "warning: $f"; done

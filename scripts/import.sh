@@ -180,9 +180,17 @@ fi
 unfit=$(carry_down)
 
 # patches/ for every base; the edited base's must come out as the branch.
-failed=()
+failed=() treeless=()
 for b in "${bases[@]}"; do
-	if ! "$LWNFS_TOP/scripts/gen-patches.sh" "$b" >"$work/gen-$b.log" 2>&1 ||
+	if [ "$(base_source "$b")" = git ] && [ "$(tree_pin "$b")" != "$(base_pin "$b")" ]; then
+		# no tree to generate its series: its delta must still apply
+		if "$LWNFS_TOP/scripts/gen-patches.sh" --final "$b" "$work/final-$b" >"$work/gen-$b.log" 2>&1 &&
+			"$LWNFS_TOP/scripts/gen-module.sh" "$b" >>"$work/gen-$b.log" 2>&1; then
+			treeless+=("$b")
+		else
+			failed+=("$b")
+		fi
+	elif ! "$LWNFS_TOP/scripts/gen-patches.sh" "$b" >"$work/gen-$b.log" 2>&1 ||
 		! "$LWNFS_TOP/scripts/gen-module.sh" "$b" >>"$work/gen-$b.log" 2>&1; then
 		[ "$b" != "$base" ] || { cat "$work/gen-$b.log"; restore "the edited series does not generate; nothing imported"; }
 		failed+=("$b")
@@ -214,6 +222,9 @@ git -C "$(tree_dir "$base")" update-ref "refs/lwnfs/imported/$base" "$tip"
 git -C "$(tree_dir "$base")" worktree remove --force "$dir"
 git -C "$(tree_dir "$base")" branch -q -D "$branch"
 info "imported the edit of $base (its branch is kept as refs/lwnfs/imported/$base); patches/ regenerated"
+for b in "${treeless[@]}"; do
+	echo "patches/$b: not regenerated (no tree: $(base_tree_text "$b")); its delta applies and module/$b is regenerated; with a clone: $(tree_env "$b")=/path make patches"
+done
 # a delta applies on top of the newer bases' ones: the first base that
 # fails stops the older ones
 if [ ${#failed[@]} -gt 0 ]; then

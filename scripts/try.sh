@@ -70,9 +70,9 @@ user_files() {
 	done
 }
 
-# user_repo BASE DIR: user_files as a git repository, with the Debian
-# base's blobs of those files when its tree is fetched, which git am -3
-# needs to merge.
+# user_repo BASE DIR: user_files as a git repository, with the pristine
+# base's blobs of those files when its tree is in the cache, which git am
+# -3 needs to merge.
 user_repo() {
 	local dir=$2 base_tree f
 	user_files "$(series_dir "$1")" "$dir"
