@@ -149,11 +149,7 @@ static void lwnfs_test_format(struct kunit *test)
 
 /* ---- instances mounted in the kernel ---- */
 
-/*
- * Parse one mount option into @fc, as mount(2) does. A one-line wrapper,
- * so that the older bases, whose vfs_parse_fs_string() takes a length,
- * change only it.
- */
+/* Parse one mount option into @fc, as mount(2) does. */
 static int lwnfs_test_param(struct fs_context *fc, const char *key,
 			    const char *value)
 {

@@ -87,8 +87,7 @@ static void lwnfs_release_entry(struct super_block *sb)
  * Instantiate @dentry with @inode and pin it: nothing on disk backs it, so it
  * must stay in the dcache for as long as it has a name. The pin is a
  * reference of its own, which kill_litter_super() drops when the instance
- * goes; the caller's own reference to @dentry is left to the caller. A
- * one-line wrapper on the newest base, so that this base changes only it.
+ * goes; the caller's own reference to @dentry is left to the caller.
  */
 static void lwnfs_pin(struct dentry *dentry, struct inode *inode)
 {
@@ -98,9 +97,8 @@ static void lwnfs_pin(struct dentry *dentry, struct inode *inode)
 
 /*
  * Shut an instance down: the dentries lwnfs_pin() pinned go with it, and
- * with them the inodes and the counters' values. A one-line wrapper beside
- * lwnfs_pin(), because the two must agree on how a dentry is pinned and
- * the older bases change both.
+ * with them the inodes and the counters' values. Kept beside lwnfs_pin(),
+ * because the two must agree on how a dentry is pinned.
  */
 static void lwnfs_kill_pinned(struct super_block *sb)
 {
@@ -591,7 +589,7 @@ static int lwnfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 		ctx->opts.layout = result.uint_32;
 		break;
 	case LWNFS_OPT_UID: {
-		/* no fsparam_uid on this base: map the number in the caller's ns */
+		/* map the number in the caller's user namespace */
 		kuid_t uid = make_kuid(current_user_ns(), result.uint_32);
 
 		if (!uid_valid(uid))

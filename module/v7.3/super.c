@@ -84,8 +84,7 @@ static void lwnfs_release_entry(struct super_block *sb)
 /*
  * Instantiate @dentry with @inode and pin it: nothing on disk backs it, so it
  * must stay in the dcache for as long as it has a name. The caller's own
- * reference to @dentry is left to the caller. A one-line wrapper, so that
- * the older bases, which pin differently, change only it.
+ * reference to @dentry is left to the caller.
  */
 static void lwnfs_pin(struct dentry *dentry, struct inode *inode)
 {
@@ -94,9 +93,8 @@ static void lwnfs_pin(struct dentry *dentry, struct inode *inode)
 
 /*
  * Shut an instance down: the dentries lwnfs_pin() pinned go with it, and
- * with them the inodes and the counters' values. A one-line wrapper beside
- * lwnfs_pin(), because the two must agree on how a dentry is pinned and
- * the older bases change both.
+ * with them the inodes and the counters' values. Kept beside lwnfs_pin(),
+ * because the two must agree on how a dentry is pinned.
  */
 static void lwnfs_kill_pinned(struct super_block *sb)
 {
