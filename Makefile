@@ -180,7 +180,7 @@ DURATION ?= 600
 soak:
 	@$(S)/check.sh --soak $(DURATION) $(CHECK_BASES)
 
-# (a git base whose clone is not named is left out of a run of every base)
+# (a run of every base is the Debian bases'; name a git base to bench it)
 BENCH_BASES := $(or $(CHECK_BASES),$(shell awk '!/^[[:space:]]*\#/ && NF && $$2 !~ /^git:/ { print $$1 }' bases.conf))
 bench:
 	@$(S)/deps.sh

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Move each base's pin (bases.conf) to the newest version of its Debian
+# Move each Debian base's pin (bases.conf) to the newest version of its Debian
 # package in its suite, fetch that tree, regenerate its series, check that
 # git am takes it, and report which patches changed. A hook whose context
 # the new tree lacks is named by the generator, and bases.conf and patches/
 # are left as they were.
 #
-# usage: scripts/bump.sh [BASE...]     (default: every base)
+# usage: scripts/bump.sh [BASE...]     (default: every Debian base)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -19,10 +19,13 @@ S=$LWNFS_TOP/scripts
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# every base named is a Debian base, or nothing is moved
 for base in "${bases[@]}"; do
 	check_base "$base"
 	[ "$(base_source "$base")" = debian ] ||
-		die "$base is a git snapshot, not a Debian base: to move it, edit its repository, commit and version in bases.conf, then with its clone: $(tree_env "$base")=/path make patches"
+		die "$base is a git snapshot, not a Debian base: to move it, edit its repository, commit and version in bases.conf, then with its clone: $(tree_env "$base")=/path make fetch patches BASE=$base"
+done
+for base in "${bases[@]}"; do
 	pkg=$(base_field "$base" package)
 	suite=$(base_field "$base" suite)
 	pinned=$(base_field "$base" version)

@@ -4,20 +4,25 @@
 # bases.conf). It checks that:
 #  - series names exactly the directory's *.patch files, each once, in
 #    order, and the directory holds nothing else but cover-letter.txt;
-#  - patch k of N has the Subject "[PATCH k/N] <split/<patch>.msg's first
-#    line>", that message and a Signed-off-by, and a diffstat that names
-#    exactly the files it changes;
+#  - patch k of N has the generator's From line, author and date, the
+#    Subject "[PATCH k/N] <split/<patch>.msg's first line>", that message
+#    and a Signed-off-by, and a diffstat whose counts and summary are its
+#    files' changed lines;
 #  - applied in turn to an empty repository with exact context, less the
 #    tree hooks' files, each patch leaves lwnfs's files exactly as the
-#    generator's state after that patch for BASE; it touches only the hook
-#    files of the patches so far, every hook where its patch adds it, and
-#    adds there only lines of the hooks' texts;
+#    generator's state after that patch for BASE, with the index lines and
+#    modes of those states; in each hook file it adds exactly the lines the
+#    hook's code adds in that patch (the text, after a context line that
+#    matches its anchor; the MAINTAINERS entry and its F: lines), and
+#    removes none;
 #  - the cover letter is split/cover-letter.msg filled for BASE (naming the
 #    tree it was made for) and lists the N subjects in order;
 #  - Buildroot's external tree and meta-lwnfs pick the series for a kernel
 #    of the base's version.
-# What it cannot check without the tree: the hooks' context and line
-# numbers, the hook files' index lines, and that the series applies there.
+# What it cannot check without the tree: the hooks' other context lines and
+# their line numbers, the hook files' index lines, the diffstat's file
+# names as git shortens them, anything after the last hunk that git apply
+# ignores, and that the series applies to the tree.
 #
 # usage: scripts/check-series.sh BASE [DIR]   (DIR: another copy of patches/BASE)
 set -euo pipefail
@@ -49,15 +54,37 @@ for ((k = 1; k <= n; k++)); do
 		case "$f" in hook:*) hook_patch[${f#hook:}]=$k ;; esac
 	done
 done
-# every line a hook may add: the hooks' own lines and the files they name,
-# and the blank line that parts a MAINTAINERS entry from the next
-{
-	echo
-	conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' '$1 == "hook" && $4 !~ /^</ { gsub(/\\t/, "\t", $4); print $4 }'
-	for f in $(conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' '$1 == "hook" && $4 ~ /^</ { print substr($4, 2) }'); do
-		cat "$LWNFS_TOP/$f"
-	done
-} >"$work/hook-lines"
+# the hooks' own code gives the lines each one adds (no tree needed for that)
+post=''
+# shellcheck source=scripts/gen-hooks.sh
+. "$LWNFS_TOP/scripts/gen-hooks.sh"
+
+# hook_adds HOOK K: the lines hook HOOK adds in patch K, in order: its
+# text in the patch that adds it; for MAINTAINERS, the entry there (and the
+# blank line after it), then the F: lines of the files each later patch adds
+hook_adds() {
+	local h=$1 k=$2 first=${hook_patch[$1]:-0} text
+	[ "$k" -ge "$first" ] || return 0
+	if [ "$h" = maintainers ]; then
+		if [ "$k" = "$first" ]; then
+			maintainers_entry "$work/states/$k" && echo
+		else
+			diff <(maintainers_entry "$work/states/$((k - 1))") <(maintainers_entry "$work/states/$k") | sed -n 's/^> //p'
+		fi
+	elif [ "$k" = "$first" ]; then
+		text=$(hook_field "$h" text)
+		case "$text" in
+		"<"*) cat "$LWNFS_TOP/${text#<}" ;;
+		*) printf '%b\n' "$text" ;;
+		esac
+	fi
+}
+
+# section FILE PATCH: the lines of FILE's diff section in PATCH, from its
+# first hunk
+section() {
+	awk -v f="$1" '/^diff --git / { in_f = ($3 == "a/" f); h = 0; next } in_f && /^@@ / { h = 1 } in_f && h' "$2"
+}
 
 # 1. the series file and the directory
 mapfile -t listed <"$dir/series"
@@ -73,13 +100,18 @@ extra=$(find "$dir" -mindepth 1 -maxdepth 1 ! -name series ! -name cover-letter.
 "$LWNFS_TOP/scripts/gen-patches.sh" --states "$work/states" "$base" >/dev/null
 mapfile -t hook_paths < <(printf '%s\n' "${hook_path_of[@]}" | sort -u)
 excludes=()
-for h in "${hook_paths[@]}"; do excludes+=(--exclude="$h"); done
+declare -A hook_paths_set=()
+for h in "${hook_paths[@]}"; do excludes+=(--exclude="$h") && hook_paths_set[$h]=1; done
 
 git init -q "$work/r"
 for ((k = 1; k <= n; k++)); do
 	p=$dir/${listed[k - 1]}
 	msg=$SPLIT/${PATCHES[k - 1]}.msg
 	# 2. the headers, the message and the diffstat
+	[ "$(head -n 3 "$p")" = "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: $LWNFS_IDENT_NAME <$LWNFS_IDENT_EMAIL>
+Date: $(date -u -d "$LWNFS_DATE" '+%a, %-d %b %Y %T +0000')" ] ||
+		fail "${listed[k - 1]}: its From line, author or date is not the generator's"
 	git mailinfo "$work/body" "$work/diff" <"$p" >"$work/info" || fail "${listed[k - 1]}: git mailinfo cannot parse it"
 	{ grep -q "^Subject: \[PATCH $k/$n\] " "$p" && grep -qxF "Subject: $(head -n 1 "$msg")" "$work/info"; } ||
 		fail "${listed[k - 1]}: its Subject is not [PATCH $k/$n] and split/${PATCHES[k - 1]}.msg's first line"
@@ -89,11 +121,19 @@ for ((k = 1; k <= n; k++)); do
 	sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' "$p" | sort >"$work/files"
 	git apply --numstat "$p" | cut -f3 | sort >"$work/numstat" ||
 		fail "${listed[k - 1]}: git apply cannot parse it"
-	diff -q "$work/files" "$work/numstat" >/dev/null || fail "${listed[k - 1]}: its diff sections and git apply's files differ"
-	# (the diffstat: between the --- line and the first diff)
-	awk '/^---$/ { s = 1; next } /^diff --git / { exit } s && / \| / { print $1 }' "$p" >"$work/stat"
-	[ "$(wc -l <"$work/stat")" = "$(wc -l <"$work/files")" ] ||
-		fail "${listed[k - 1]}: its diffstat names $(wc -l <"$work/stat") files, it changes $(wc -l <"$work/files")"
+	diff -q "$work/files" "$work/numstat" >/dev/null || fail "${listed[k - 1]}: git apply reads other files in it than its diff --git lines name"
+	# the diffstat (between the --- line and the first diff): a line per
+	# changed file, with its count of changed lines, and the summary
+	awk '/^---$/ { s = 1; next } /^diff --git / { exit } s && / \| / { print $3 }' "$p" >"$work/stat"
+	git apply --numstat "$p" | awk '{ print $1 + $2 }' | sort -n >"$work/counts"
+	sort -n "$work/stat" | diff -q - "$work/counts" >/dev/null ||
+		fail "${listed[k - 1]}: its diffstat's counts are not the changed lines of its files"
+	git apply --numstat "$p" | awk '{ a += $1; d += $2; n++ } END { print n, a, d }' >"$work/sum"
+	read -r nf na nd <"$work/sum"
+	summary=" $nf file$([ "$nf" = 1 ] || echo s) changed"
+	[ "$na" = 0 ] || summary="$summary, $na insertion$([ "$na" = 1 ] || echo s)(+)"
+	[ "$nd" = 0 ] || summary="$summary, $nd deletion$([ "$nd" = 1 ] || echo s)(-)"
+	grep -qxF "$summary" "$p" || fail "${listed[k - 1]}: its diffstat's summary is not '$summary'"
 	# 3. lwnfs's files, exactly, and the hooks
 	git -C "$work/r" apply "${excludes[@]}" "$p" 2>"$work/err" ||
 		fail "${listed[k - 1]}: does not apply in turn (less the hooks): $(head -n 2 "$work/err" | tr '\n' ' ')"
@@ -101,15 +141,38 @@ for ((k = 1; k <= n; k++)); do
 		fail "${listed[k - 1]}: lwnfs's files after it differ from the sources' (make patches): $(head -n 4 "$work/d" | tr '\n' ' ')"
 	for h in "${!hook_path_of[@]}"; do
 		path=${hook_path_of[$h]}
-		if grep -qxF "$path" "$work/files"; then
-			[ "${hook_patch[$h]:-99}" -le "$k" ] || fail "${listed[k - 1]}: changes $path before its hook's patch"
-			awk -v f="$path" '/^diff --git / { in_f = ($3 == "a/" f) } in_f && /^\+/ && !/^\+\+\+ / { print substr($0, 2) }' "$p" |
-				grep -vxF -f "$work/hook-lines" >"$work/d" &&
-				fail "${listed[k - 1]}: adds to $path lines that are no hook's: $(head -n 2 "$work/d" | tr '\n' ' ')"
-		elif [ "${hook_patch[$h]:-0}" = "$k" ]; then
-			fail "${listed[k - 1]}: does not add its hook to $path"
+		section "$path" "$p" >"$work/sec"
+		hook_adds "$h" "$k" >"$work/exp"
+		sed -n 's/^+//p' "$work/sec" >"$work/got"
+		# (diff may put the MAINTAINERS entry's blank line before it or after)
+		if ! diff -q <(grep -v '^$' "$work/exp") <(grep -v '^$' "$work/got") >/dev/null ||
+			[ "$(grep -c '^$' "$work/exp")" != "$(grep -c '^$' "$work/got")" ]; then
+			fail "${listed[k - 1]}: adds to $path other lines than the hook $h does: $(diff "$work/exp" "$work/got" | grep '^[<>]' | head -n 2 | tr '\n' ' ')"
+		fi
+		! grep -q '^-' "$work/sec" || fail "${listed[k - 1]}: removes lines of $path, which a hook never does"
+		# the text goes right after its anchor line
+		if [ "$h" != maintainers ] && [ -s "$work/exp" ] &&
+			! awk '/^\+/ { exit !found } /^ / { found = ($0 ~ ("^ " re)) }' re="$(hook_anchor "$h" "$base" | sed 's/^\^//')" "$work/sec"; then
+			fail "${listed[k - 1]}: the hook $h does not come right after its anchor in $path"
 		fi
 	done
+	# the index lines and modes of lwnfs's own files
+	while IFS=$'\t' read -r f idx mode; do
+		[ -z "${hook_paths_set[$f]:-}" ] || continue
+		new=$(git hash-object "$work/states/$k/$f" | cut -c1-12)
+		if [ -f "$work/states/$((k - 1))/$f" ] && [ "$k" -gt 1 ]; then
+			old=$(git hash-object "$work/states/$((k - 1))/$f" | cut -c1-12)
+		else
+			old=000000000000
+		fi
+		want="$old..$new"
+		[ "$old" = 000000000000 ] || want="$want $(file_mode "$work/states/$k/$f")"
+		[ "$old" != 000000000000 ] || [ "$mode" = "$(file_mode "$work/states/$k/$f")" ] ||
+			fail "${listed[k - 1]}: $f is created with mode $mode, the sources' is $(file_mode "$work/states/$k/$f")"
+		[ "$idx" = "$want" ] || fail "${listed[k - 1]}: $f's index line is '$idx', the sources give '$want'"
+	done < <(awk '/^diff --git / { if (f != "") print f "\t" idx "\t" mode; f = substr($3, 3); idx = ""; mode = "" }
+		/^new file mode / { mode = $4 } /^index / { idx = $2 (NF > 2 ? " " $3 : "") }
+		END { if (f != "") print f "\t" idx "\t" mode }' "$p")
 done
 
 # 4. the cover letter

@@ -61,10 +61,14 @@ if [ "$(base_source "$base")" = git ]; then
 	version=$(base_field "$base" version)
 	env=$(tree_env "$base")
 	clone=${!env:-}
+	[[ "$pin" =~ ^[0-9a-f]{40}$ && "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+		die "bases.conf: $base's row needs a full commit (40 lowercase hex digits) and a version N.N.N, not '$pin' and '$version'"
 	if [ -z "$clone" ]; then
 		echo "$base: no tree here (the git snapshot $repo at ${pin:0:12}); clone it and set $env=/path" >&2
 		exit 4
 	fi
+	git -C "$clone" rev-parse --git-dir >/dev/null ||
+		die "$env=$clone is not a git repository (git's message above); name a clone of $repo"
 	git -C "$clone" rev-parse -q --verify "$pin^{commit}" >/dev/null 2>&1 ||
 		die "$env=$clone has no commit $pin; run: git -C $clone fetch $repo $pin"
 	info "$base: importing $repo at ${pin:0:12} from $clone"

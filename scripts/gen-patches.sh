@@ -74,14 +74,14 @@ elif [ "${1:-}" = "-o" ]; then
 	shift 2
 fi
 if [ $# -eq 0 ]; then
-	# by default, the bases whose trees this machine has (a git base
-	# without its clone is named and left as it is)
+	# by default, the Debian bases and the git bases imported here (a git
+	# base without its tree is named and left as it is)
 	targets=()
 	for b in $(all_bases); do
-		if has_tree "$b"; then
+		if [ "$(base_source "$b")" = debian ] || tree_ready "$b"; then
 			targets+=("$b")
 		elif [ -z "$states_only$finals_only$final_one" ]; then
-			echo "patches/$b: not regenerated (no tree: $(base_tree_text "$b"); set $(tree_env "$b")=/path to a clone)" >&2
+			echo "patches/$b: not regenerated (no tree: $(base_tree_text "$b"); import it: $(tree_env "$b")=/path/to/a/clone make fetch BASE=$b)" >&2
 		fi
 	done
 else
@@ -124,7 +124,7 @@ fill_cover() {
 		-e "s|@KUNIT@|$(base_field "$base" kunit)|g" -e "s|@KSELFTEST@|$kselftests|g" \
 		-e "s|@LWNFS_VERSION@|$(cat "$LWNFS_TOP/VERSION")|g" \
 		"$SPLIT/cover-letter.msg" >"$work/cover.fill"
-	! grep -n '@[A-Z]*@' "$work/cover.fill" || die "split/cover-letter.msg: a placeholder above has no value"
+	! grep -n '@[A-Z]*@' "$work/cover.fill" >&2 || die "split/cover-letter.msg: a placeholder above has no value"
 	cat "$work/cover.fill"
 }
 
@@ -217,10 +217,10 @@ if [ -n "$finals_only" ]; then
 fi
 if [ -n "$states_only" ]; then
 	[ ! -e "$states_only" ] || die "$states_only exists; give a new directory"
+	[ $# -eq 0 ] || check_base "$1"
 	check_claimed
 	make_states "$states_only" "$(newest_base)"
 	if [ $# -eq 1 ] && [ "$1" != "$(newest_base)" ]; then
-		check_base "$1"
 		stage_final "$work/final" "$1"
 		merge_states "$states_only" "$work/final"
 	fi

@@ -4,11 +4,6 @@
 # It sources this file; the functions use its $work, $SPLIT, $CONF,
 # $SELFTESTS and PATCHES.
 
-# file_mode FILE: the git mode of a source file: executable or not.
-file_mode() {
-	if [ -x "$1" ]; then echo 100755; else echo 100644; fi
-}
-
 # check_claimed: every source file is added by some patch of the series,
 # so that a new file does not land unnoticed in patch 1.
 check_claimed() {

@@ -186,13 +186,18 @@ tree_pin() {
 	fi
 }
 
+# tree_ready BASE: whether the cache holds BASE's tree at its pin.
+tree_ready() {
+	[ "$(tree_pin "$1")" = "$(base_pin "$1")" ]
+}
+
 # has_tree BASE: whether this machine can have BASE's tree: a Debian base
 # (fetched from the archive), a git base already imported at its pin, or
 # one whose clone the user names in $(tree_env BASE).
 has_tree() {
 	local env
 	[ "$(base_source "$1")" = debian ] && return 0
-	[ "$(tree_pin "$1")" = "$(base_pin "$1")" ] && return 0
+	tree_ready "$1" && return 0
 	env=$(tree_env "$1")
 	[ -n "${!env:-}" ]
 }
@@ -220,6 +225,11 @@ need_tree() {
 	want=$(base_pin "$1")
 	[ "$have" = "$want" ] ||
 		die "the cached $1 tree is ${have:-?}, bases.conf pins $want; run: $how"
+}
+
+# file_mode FILE: the git mode of a source file: executable or not.
+file_mode() {
+	if [ -x "$1" ]; then echo 100755; else echo 100644; fi
 }
 
 # series_hash BASE: a hash of patches/BASE/ (its series file and the
