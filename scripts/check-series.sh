@@ -69,7 +69,8 @@ hook_adds() {
 		if [ "$k" = "$first" ]; then
 			maintainers_entry "$work/states/$k" && echo
 		else
-			diff <(maintainers_entry "$work/states/$((k - 1))") <(maintainers_entry "$work/states/$k") | sed -n 's/^> //p'
+			{ diff <(maintainers_entry "$work/states/$((k - 1))") <(maintainers_entry "$work/states/$k") || true; } |
+				sed -n 's/^> //p'
 		fi
 	elif [ "$k" = "$first" ]; then
 		text=$(hook_field "$h" text)
