@@ -73,19 +73,24 @@ reason() {
 # other TAP: v6.6's kunit.py loops for ever on the kselftest's TAP after
 # it. At boot the suite runs before the guest's tests start. In a soak it
 # runs at insmod, after the empty one of boot, and ends with the suite's
-# own result line. From v6.x the module prints its own TAP header; v5.10's
-# prints only the suite, so that is given the header and plan that boot
-# would have printed.
+# own result line ("ok 1 lwnfs", or "ok 1 - lwnfs" on v5.10), and a line
+# after it (v6.6's kunit.py fails on input that ends there). v7.3's and
+# v6.12's module print their own TAP header; v6.1's and v5.10's print
+# only the suite, so that is given the header and plan that boot would
+# have printed.
 kunit_output() {
+	local end='/^\(not \)\{0,1\}ok [0-9]* \(- \)\{0,1\}lwnfs$/'
 	if [ "$mode" != soak ]; then
 		sed '/^LWNFS-GUEST-START/,$d' "$log"
-	elif sed -n '/^LWNFS-GUEST-START/,/# Subtest: lwnfs/p' "$log" | grep -qE '^K?TAP version'; then
-		sed -n '/^LWNFS-GUEST-START/,$p' "$log" | sed -n '1,/^\(not \)\{0,1\}ok [0-9]* lwnfs$/p'
+		return
+	fi
+	if sed -n '/^LWNFS-GUEST-START/,/# Subtest: lwnfs/p' "$log" | grep -qE '^K?TAP version'; then
+		sed -n '/^LWNFS-GUEST-START/,$p' "$log" | sed -n "1,${end}p"
 	else
 		printf 'TAP version 14\n1..1\n'
-		sed -n '/^LWNFS-GUEST-START/,$p' "$log" |
-			sed -n '/^[[:space:]]*# Subtest: lwnfs/,/^\(not \)\{0,1\}ok [0-9]* - lwnfs$/p'
+		sed -n '/^LWNFS-GUEST-START/,$p' "$log" | sed -n "/^[[:space:]]*# Subtest: lwnfs/,${end}p"
 	fi
+	echo
 }
 
 # judged_lines: the log without what is judged apart: KCSAN reports that
@@ -129,13 +134,21 @@ grep -qE "^smp: Brought up [0-9]+ nodes?, $smp CPUs?" "$log" ||
 	reason "the guest did not bring up $smp CPUs: $(grep -m 1 'smp: Brought up' "$log" || echo 'no smp line')"
 
 if [ -n "$kunit" ]; then
-	# (a parser that loops fails the verdict rather than hanging the run)
-	parsed=$(kunit_output | timeout 300 python3 "$kunit_py" parse 2>&1) && kunit_fail=0 || kunit_fail=1
+	# (a parser that loops fails the verdict rather than hanging the run,
+	# and its output is cut short)
+	parsed=$(set -o pipefail; kunit_output | timeout 300 python3 "$kunit_py" parse 2>&1 | head -c 1000000) &&
+		kunit_fail=0 || kunit_fail=1
 	ran=$(kunit_ran <<<"$parsed")
 	kunit_summary=$(sed 's/\x1b\[[0-9;]*m//g; s/^\[[0-9:]*\] //' <<<"$parsed" | grep -E 'Ran [0-9]+ tests|tests run' | tail -n 1 || true)
 	if [ -z "$ran" ] || [ "$ran" -ne "$kunit" ]; then
 		kunit_fail=1
 		kunit_summary="KUnit ran ${ran:-no} tests, expected $kunit"
+	fi
+	# kunit.py exits 0 on a suite without its result line (its summary
+	# says "errors: 1"); v5.10's counts crashes apart ("0 crashed")
+	if grep -qE '(errors|crashed): [1-9]|[1-9][0-9]* crashed' <<<"$kunit_summary"; then
+		kunit_fail=1
+		kunit_summary="KUnit: a test or suite crashed: $kunit_summary"
 	fi
 	if [ "$kunit_fail" = 1 ]; then
 		tail -n 30 <<<"$parsed"
