@@ -20,9 +20,9 @@
 #  - Buildroot's external tree and meta-lwnfs pick the series for a kernel
 #    of the base's version.
 # What it cannot check without the tree: the hooks' other context lines and
-# their line numbers, the hook files' index lines, the diffstat's file
-# names as git shortens them, anything after the last hunk that git apply
-# ignores, and that the series applies to the tree.
+# their line numbers, the hook files' index lines (but their mode), anything
+# after the last hunk that git apply ignores, and that the series applies
+# to the tree.
 #
 # usage: scripts/check-series.sh BASE [DIR]   (DIR: another copy of patches/BASE)
 set -euo pipefail
@@ -81,6 +81,25 @@ hook_adds() {
 	fi
 }
 
+# stat_check STAT NUMSTAT: whether each line of a diffstat (STAT) gives the
+# count of changed lines that NUMSTAT ("added<TAB>deleted<TAB>path" lines)
+# has for the file whose path ends with its name (git shortens long paths
+# to ".../<tail>"), and names each file once
+stat_check() {
+	awk -F'\t' 'NR == FNR { c[$3] = $1 + $2; next }
+		{ name = $1; sub(/^ +/, "", name); sub(/ +\|.*/, "", name); sub(/^\.\.\.\//, "", name)
+		  cnt = $1; sub(/.*\| +/, "", cnt); sub(/ .*/, "", cnt); hit = 0
+		  for (f in c) if (f == name || substr(f, length(f) - length(name)) == "/" name) { hit++; got = f }
+		  if (hit != 1 || c[got] != cnt || seen[got]++) bad = 1; n++ }
+		END { for (f in c) m++; exit bad || n != m }' "$2" "$1"
+}
+
+# contiguous BLOCK FILE: whether FILE's lines hold BLOCK's lines as one run
+contiguous() {
+	awk 'NR == FNR { b[++nb] = $0; next } { l[++nl] = $0 }
+		END { for (i = 1; i + nb - 1 <= nl; i++) { for (j = 1; j <= nb && l[i + j - 1] == b[j]; j++) ; if (j > nb) exit 0 } exit 1 }' "$1" "$2"
+}
+
 # section FILE PATCH: the lines of FILE's diff section in PATCH, from its
 # first hunk
 section() {
@@ -105,6 +124,7 @@ declare -A hook_paths_set=()
 for h in "${hook_paths[@]}"; do excludes+=(--exclude="$h") && hook_paths_set[$h]=1; done
 
 git init -q "$work/r"
+: >"$work/allnum"
 for ((k = 1; k <= n; k++)); do
 	p=$dir/${listed[k - 1]}
 	msg=$SPLIT/${PATCHES[k - 1]}.msg
@@ -113,6 +133,13 @@ for ((k = 1; k <= n; k++)); do
 From: $LWNFS_IDENT_NAME <$LWNFS_IDENT_EMAIL>
 Date: $(date -u -d "$LWNFS_DATE" '+%a, %-d %b %Y %T +0000')" ] ||
 		fail "${listed[k - 1]}: its From line, author or date is not the generator's"
+	awk 'NR > 3 && /^$/ { exit } NR > 3 && !/^Subject: / && !/^ / { bad = 1 } END { exit bad }' "$p" ||
+		fail "${listed[k - 1]}: has mail headers besides From, Date and Subject"
+	awk '/^---$/ { s = 1; next } /^diff --git / { exit } s && !/^$/ && !/ \| / && !/^ [0-9]+ files? changed/ && !/^ create mode / { bad = 1 }
+		END { exit bad }' "$p" ||
+		fail "${listed[k - 1]}: has other lines than its diffstat between --- and the first diff"
+	! grep -qE '^(old mode|new mode|deleted file mode|similarity index|dissimilarity index|rename from|rename to|copy from|copy to) ' "$p" ||
+		fail "${listed[k - 1]}: changes a mode, deletes, renames or copies a file, which the series never does"
 	git mailinfo "$work/body" "$work/diff" <"$p" >"$work/info" || fail "${listed[k - 1]}: git mailinfo cannot parse it"
 	{ grep -q "^Subject: \[PATCH $k/$n\] " "$p" && grep -qxF "Subject: $(head -n 1 "$msg")" "$work/info"; } ||
 		fail "${listed[k - 1]}: its Subject is not [PATCH $k/$n] and split/${PATCHES[k - 1]}.msg's first line"
@@ -126,9 +153,11 @@ Date: $(date -u -d "$LWNFS_DATE" '+%a, %-d %b %Y %T +0000')" ] ||
 	# the diffstat (between the --- line and the first diff): a line per
 	# changed file, with its count of changed lines, and the summary
 	awk '/^---$/ { s = 1; next } /^diff --git / { exit } s && / \| / { print $3 }' "$p" >"$work/stat"
-	git apply --numstat "$p" | awk '{ print $1 + $2 }' | sort -n >"$work/counts"
-	sort -n "$work/stat" | diff -q - "$work/counts" >/dev/null ||
-		fail "${listed[k - 1]}: its diffstat's counts are not the changed lines of its files"
+	awk '/^---$/ { s = 1; next } /^diff --git / { exit } s && / \| /' "$p" >"$work/statlines"
+	git apply --numstat "$p" >"$work/num"
+	cat "$work/num" >>"$work/allnum"
+	stat_check "$work/statlines" "$work/num" ||
+		fail "${listed[k - 1]}: its diffstat does not give each changed file its count of changed lines"
 	git apply --numstat "$p" | awk '{ a += $1; d += $2; n++ } END { print n, a, d }' >"$work/sum"
 	read -r nf na nd <"$work/sum"
 	summary=" $nf file$([ "$nf" = 1 ] || echo s) changed"
@@ -145,15 +174,21 @@ Date: $(date -u -d "$LWNFS_DATE" '+%a, %-d %b %Y %T +0000')" ] ||
 		section "$path" "$p" >"$work/sec"
 		hook_adds "$h" "$k" >"$work/exp"
 		sed -n 's/^+//p' "$work/sec" >"$work/got"
-		# (diff may put the MAINTAINERS entry's blank line before it or after)
+		# (diff may put the MAINTAINERS entry's blank line before it or after,
+		# but the new file must have the hook's text as one block)
 		if ! diff -q <(grep -v '^$' "$work/exp") <(grep -v '^$' "$work/got") >/dev/null ||
 			[ "$(grep -c '^$' "$work/exp")" != "$(grep -c '^$' "$work/got")" ]; then
 			fail "${listed[k - 1]}: adds to $path other lines than the hook $h does: $(diff "$work/exp" "$work/got" | grep '^[<>]' | head -n 2 | tr '\n' ' ')"
+		elif [ "$k" = "${hook_patch[$h]:-0}" ] && ! contiguous "$work/exp" <(sed -n 's/^[ +]//p' "$work/sec"); then
+			fail "${listed[k - 1]}: the hook $h's text is not one block in $path"
 		fi
+		! grep -q "^diff --git a/$path " "$p" ||
+			awk -v f="$path" '/^diff --git / { in_f = ($3 == "a/" f) } in_f && /^index / { exit ($3 != "100644") }' "$p" ||
+			fail "${listed[k - 1]}: $path's index line does not keep mode 100644"
 		! grep -q '^-' "$work/sec" || fail "${listed[k - 1]}: removes lines of $path, which a hook never does"
 		# the text goes right after its anchor line
 		if [ "$h" != maintainers ] && [ -s "$work/exp" ] &&
-			! awk '/^\+/ { exit !found } /^ / { found = ($0 ~ ("^ " re)) }' re="$(hook_anchor "$h" "$base" | sed 's/^\^//')" "$work/sec"; then
+			! RE="$(hook_anchor "$h" "$base" | sed 's/^\^//')" awk '/^\+/ { exit !found } /^ / { found = ($0 ~ ("^ " ENVIRON["RE"])) }' "$work/sec"; then
 			fail "${listed[k - 1]}: the hook $h does not come right after its anchor in $path"
 		fi
 	done
@@ -191,6 +226,15 @@ else
 	if [ "$(base_source "$base")" = git ]; then
 		grep -qF "$(base_field "$base" commit)" "$cover" || fail "cover-letter.txt: does not name the commit it was made on"
 	fi
+	# its diffstat: each file's lines, all added (the patches' net counts)
+	awk -F'\t' '{ c[$3] += $1 - $2 } END { for (f in c) print c[f] "\t0\t" f }' "$work/allnum" >"$work/net"
+	awk '/^[^ ].* \([0-9]+\):$/ { s = 1 } s && / \| /' "$cover" >"$work/statlines"
+	stat_check "$work/statlines" "$work/net" ||
+		fail "cover-letter.txt: its diffstat does not give each file the lines the series adds"
+	read -r nf na < <(awk -F'\t' '{ n++; a += $1 } END { print n, a }' "$work/net")
+	grep -qxF " $nf files changed, $na insertions(+)" "$cover" ||
+		fail "cover-letter.txt: its diffstat's summary is not ' $nf files changed, $na insertions(+)'"
+	grep -qxF "$LWNFS_IDENT_NAME ($n):" "$cover" || fail "cover-letter.txt: its shortlog does not count $n patches"
 	for ((k = 1; k <= n; k++)); do
 		echo "  $(head -n 1 "$SPLIT/${PATCHES[k - 1]}.msg")"
 	done >"$work/short"
