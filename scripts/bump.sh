@@ -13,7 +13,7 @@ set -euo pipefail
 if [ $# -gt 0 ]; then
 	bases=("$@")
 else
-	mapfile -t bases < <(role_bases)
+	mapfile -t bases < <(debian_bases)
 fi
 S=$LWNFS_TOP/scripts
 work=$(mktemp -d)

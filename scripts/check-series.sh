@@ -63,7 +63,7 @@ post=''
 # text in the patch that adds it; for MAINTAINERS, the entry there (and the
 # blank line after it), then the F: lines of the files each later patch adds
 hook_adds() {
-	local h=$1 k=$2 first=${hook_patch[$1]:-0} text
+	local h=$1 k=$2 first=${hook_patch[$1]:-0}
 	[ "$k" -ge "$first" ] || return 0
 	if [ "$h" = maintainers ]; then
 		if [ "$k" = "$first" ]; then
@@ -73,11 +73,7 @@ hook_adds() {
 				sed -n 's/^> //p'
 		fi
 	elif [ "$k" = "$first" ]; then
-		text=$(hook_field "$h" text)
-		case "$text" in
-		"<"*) cat "$LWNFS_TOP/${text#<}" ;;
-		*) printf '%b\n' "$text" ;;
-		esac
+		hook_text "$h"
 	fi
 }
 
@@ -147,18 +143,17 @@ Date: $(date -u -d "$LWNFS_DATE" '+%a, %-d %b %Y %T +0000')" ] ||
 	diff -u "$work/want" "$work/body" >"$work/d" ||
 		fail "${listed[k - 1]}: its message is not split/${PATCHES[k - 1]}.msg with the Signed-off-by: $(grep '^[-+][^-+]' "$work/d" | head -n 3 | tr '\n' ' ')"
 	sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' "$p" | sort >"$work/files"
-	git apply --numstat "$p" | cut -f3 | sort >"$work/numstat" ||
-		fail "${listed[k - 1]}: git apply cannot parse it"
+	git apply --numstat "$p" >"$work/num" || fail "${listed[k - 1]}: git apply cannot parse it"
+	cut -f3 "$work/num" | sort >"$work/numstat"
 	diff -q "$work/files" "$work/numstat" >/dev/null || fail "${listed[k - 1]}: git apply reads other files in it than its diff --git lines name"
 	# the diffstat (between the --- line and the first diff): a line per
 	# changed file, with its count of changed lines, and the summary
 	awk '/^---$/ { s = 1; next } /^diff --git / { exit } s && / \| / { print $3 }' "$p" >"$work/stat"
 	awk '/^---$/ { s = 1; next } /^diff --git / { exit } s && / \| /' "$p" >"$work/statlines"
-	git apply --numstat "$p" >"$work/num"
 	cat "$work/num" >>"$work/allnum"
 	stat_check "$work/statlines" "$work/num" ||
 		fail "${listed[k - 1]}: its diffstat does not give each changed file its count of changed lines"
-	git apply --numstat "$p" | awk '{ a += $1; d += $2; n++ } END { print n, a, d }' >"$work/sum"
+	awk '{ a += $1; d += $2; n++ } END { print n, a, d }' "$work/num" >"$work/sum"
 	read -r nf na nd <"$work/sum"
 	summary=" $nf file$([ "$nf" = 1 ] || echo s) changed"
 	[ "$na" = 0 ] || summary="$summary, $na insertion$([ "$na" = 1 ] || echo s)(+)"

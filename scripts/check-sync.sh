@@ -21,7 +21,7 @@ fresh=$(mktemp -d)
 trap 'rm -rf "$fresh"' EXIT
 treed=() treeless=()
 for b in "${bases[@]}"; do
-	if [ "$(base_source "$b")" = debian ] || tree_ready "$b"; then
+	if generable "$b"; then
 		treed+=("$b")
 	else
 		treeless+=("$b")

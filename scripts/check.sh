@@ -51,9 +51,8 @@ covers() {
 	case "$1" in
 	"$2") ;;
 	every) [ "$2" != once ] ;;
-	debian) [ "$2" = newest ] || [ "$2" = oldest ] || [ "$2" = newest+oldest ] ;;
 	newest+oldest) [ "$2" = newest ] || [ "$2" = oldest ] ;;
-	ends) [ "$2" = newest ] || [ "$2" = oldest ] || [ "$2" = newest+oldest ] ;;
+	debian | ends) [ "$2" = newest ] || [ "$2" = oldest ] || [ "$2" = newest+oldest ] ;;
 	clang) [ "$2" = clang1 ] ;;
 	*) false ;;
 	esac

@@ -41,20 +41,27 @@ hook_path() {
 	hook_field "$1" file
 }
 
+# hook_text HOOK: the lines a hook (other than maintainers) adds, from
+# configs/hooks.conf: its text, or the file its "<" names.
+hook_text() {
+	local text
+	text=$(hook_field "$1" text)
+	case "$text" in
+	"<"*) cat "$LWNFS_TOP/${text#<}" ;;
+	*) printf '%b\n' "$text" ;;
+	esac
+}
+
 # apply_hook HOOK STATE BASE: the base's file on stdin, the hooked file on
 # stdout, with the hook's text from configs/hooks.conf.
 apply_hook() {
-	local txt=$work/hook.txt text
+	local txt=$work/hook.txt
 	if [ "$1" = maintainers ]; then
 		maintainers_entry "$2" >"$txt"
 		insert_maintainers "$txt"
 		return
 	fi
-	text=$(hook_field "$1" text)
-	case "$text" in
-	"<"*) cp "$LWNFS_TOP/${text#<}" "$txt" ;;
-	*) printf '%b\n' "$text" >"$txt" ;;
-	esac
+	hook_text "$1" >"$txt"
 	insert_after "$(hook_anchor "$1" "$3")" "$txt"
 }
 

@@ -78,7 +78,7 @@ if [ $# -eq 0 ]; then
 	# base without its tree is named and left as it is)
 	targets=()
 	for b in $(all_bases); do
-		if [ "$(base_source "$b")" = debian ] || tree_ready "$b"; then
+		if generable "$b"; then
 			targets+=("$b")
 		elif [ -z "$states_only$finals_only$final_one" ]; then
 			echo "patches/$b: not regenerated (no tree: $(base_tree_text "$b"); import it: $(tree_env "$b")=/path/to/a/clone make fetch BASE=$b)" >&2

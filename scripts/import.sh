@@ -182,7 +182,7 @@ unfit=$(carry_down)
 # patches/ for every base; the edited base's must come out as the branch.
 failed=() treeless=()
 for b in "${bases[@]}"; do
-	if [ "$(base_source "$b")" = git ] && ! tree_ready "$b"; then
+	if ! generable "$b"; then
 		# no tree to generate its series: its delta must still apply
 		if "$LWNFS_TOP/scripts/gen-patches.sh" --final "$b" "$work/final-$b" >"$work/gen-$b.log" 2>&1 &&
 			"$LWNFS_TOP/scripts/gen-module.sh" "$b" >>"$work/gen-$b.log" 2>&1; then

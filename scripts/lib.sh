@@ -78,10 +78,8 @@ role_end() {
 	echo "$b"
 }
 
-# role_bases: the Debian bases, newest first: the ones that take a role
-# (the newest, the oldest, the clang base), because every machine can
-# fetch their trees.
-role_bases() {
+# debian_bases: the Debian bases, newest first.
+debian_bases() {
 	conf_rows "$BASES_CONF" | awk '$2 !~ /^git:/ { print $1 }'
 }
 
@@ -191,13 +189,19 @@ tree_ready() {
 	[ "$(tree_pin "$1")" = "$(base_pin "$1")" ]
 }
 
+# generable BASE: whether make patches can generate BASE's series here: a
+# Debian base (its tree is fetched when missing), or a git base imported at
+# its pin.
+generable() {
+	[ "$(base_source "$1")" = debian ] || tree_ready "$1"
+}
+
 # has_tree BASE: whether this machine can have BASE's tree: a Debian base
 # (fetched from the archive), a git base already imported at its pin, or
 # one whose clone the user names in $(tree_env BASE).
 has_tree() {
 	local env
-	[ "$(base_source "$1")" = debian ] && return 0
-	tree_ready "$1" && return 0
+	generable "$1" && return 0
 	env=$(tree_env "$1")
 	[ -n "${!env:-}" ]
 }

@@ -74,10 +74,9 @@ reason() {
 # it. At boot the suite runs before the guest's tests start. In a soak it
 # runs at insmod, after the empty one of boot, and ends with the suite's
 # own result line ("ok 1 lwnfs", or "ok 1 - lwnfs" on v5.10), and a line
-# after it (v6.6's kunit.py fails on input that ends there). v7.3's and
-# v6.12's module print their own TAP header; v6.1's and v5.10's print
-# only the suite, so that is given the header and plan that boot would
-# have printed.
+# after it (v6.6's kunit.py fails on input that ends there). A module
+# that prints only the suite, with no TAP header of its own (v6.1's and
+# v5.10's do), is given the header and plan that boot would have printed.
 kunit_output() {
 	local end='/^\(not \)\{0,1\}ok [0-9]* \(- \)\{0,1\}lwnfs$/'
 	if [ "$mode" != soak ]; then
