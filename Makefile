@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches module-source edit edit-drop import post try sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches module-source edit edit-drop import post try deb sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench lint
 
 # Marks: [root] needs root (apt-get, or QEMU's host setup), [net] the
 # network (Debian's mirror), [GB] gigabytes in the cache.
@@ -19,6 +19,8 @@ help:
 	@echo "  make try         TREE=/path/to/linux [CONFIG=.config]: your own kernel tree (git or tarball),"
 	@echo "                   untouched: which series applies how (git am, -3, patch, Yocto), then"
 	@echo "                   fs/lwnfs built against its config (APPLY_ONLY=1: no build)  [GB]"
+	@echo "  make deb         the lwnfs-dkms Debian package (DKMS builds lwnfs for each installed kernel"
+	@echo "                   of a supported line); its path: the last line"
 	@echo "  make post        BASE's series and cover letter under your name, for posting:"
 	@echo "                   NAME='Your Name' EMAIL=you@example.com [GIT_URL=url] OUT=dir"
 	@echo
@@ -127,6 +129,9 @@ post:
 try:
 	@$(if $(TREE),,echo "usage: make try TREE=/path/to/linux [CONFIG=/path/to/.config] [APPLY_ONLY=1]" >&2; exit 2)
 	@$(S)/try.sh $(if $(filter 1 yes,$(APPLY_ONLY)),--apply-only) "$(TREE)" $(if $(CONFIG),"$(CONFIG)")
+
+deb:
+	@$(S)/deb.sh
 
 sync:
 	@$(S)/check-sync.sh

@@ -13,6 +13,7 @@ PACKAGES=(
 	python3-sphinx python3-yaml python3-ply python3-git
 	busybox-static file trinity gnuplot-nox
 	coccinelle ocaml
+	debhelper dh-dkms debootstrap
 )
 # the LLVM versions bases.conf builds with, and each architecture's QEMU,
 # cross compiler and C library (for the static kselftest)

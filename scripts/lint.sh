@@ -11,5 +11,6 @@ need_cmd shellcheck shellcheck
 cd "$LWNFS_TOP"
 files=(scripts/*.sh .ci/run)
 shellcheck -x "${files[@]}"
-shellcheck -s sh guest/init guest/tests.sh contrib/buildroot/lwnfs-line.sh
-info "shellcheck: $((${#files[@]} + 3)) scripts clean"
+sh_files=(guest/init guest/tests.sh contrib/buildroot/lwnfs-line.sh contrib/dkms/lwnfs-dkms-make contrib/dkms/debian/lwnfs-dkms.postinst)
+shellcheck -s sh "${sh_files[@]}"
+info "shellcheck: $((${#files[@]} + ${#sh_files[@]})) scripts clean"
