@@ -217,6 +217,41 @@ sanitizers_on() {
 	fi
 }
 
+# Debian's own kernel (make distro), booted as Debian boots it, with the
+# module DKMS built for it: what kernel this is and which LSMs are active,
+# the taint lwnfs adds, the kselftest, the memory cgroup charging of
+# counters users create, on a real-time kernel a stress and a race of $1 s
+# each (0: neither), and the module cycles.
+run_distro() {
+	echo "LWNFS-GUEST-START"
+	echo "DISTRO-UNAME $(uname -r) $(uname -v)"
+	echo "DISTRO-VERSION $(cat /proc/version)"
+	mount -t securityfs securityfs /sys/kernel/security
+	echo "DISTRO-LSM $(cat /sys/kernel/security/lsm)"
+	grep -q '^Y' /sys/module/apparmor/parameters/enabled &&
+		grep -q apparmor /sys/kernel/security/lsm && [ -d /sys/kernel/security/apparmor ]
+	tap $? "apparmor: active"
+	taint=$(cat /proc/sys/kernel/tainted)
+	echo "DISTRO-TAINT-BEFORE $taint"
+	[ "$taint" -eq 0 ]
+	tap $? "kernel: not tainted before lwnfs"
+	insmod /lib/lwnfs.ko
+	tap $? "module: insmod lwnfs.ko"
+	echo "DISTRO-TAINT-AFTER $(cat /proc/sys/kernel/tainted) $(cat /sys/module/lwnfs/taint)"
+	phase "kselftest filesystems/lwnfs" /bin/lwnfs_test
+	mkdir -p /sys/fs/cgroup
+	mount -t cgroup2 cgroup2 /sys/fs/cgroup
+	echo "LWNFS-MEMCG-START"
+	phase "memcg: counters are charged, and bounded by memory.max" lwnfs_soak memcg /lwnfs /sys/fs/cgroup 10000
+	echo "LWNFS-MEMCG-END"
+	if [ "$1" -gt 0 ]; then
+		phase "soak: stress for $1 s" lwnfs_soak stress "$1" /lwnfs
+		phase "soak: race on one counter for $1 s" lwnfs_soak race "$1" /lwnfs
+	fi
+	module_tests 100
+	echo "1..$n"
+}
+
 # make bench: lwnfs_bench's three benchmarks, RUNS runs each, with the
 # debugfs attribute module loaded; the host reads the BENCH lines.
 run_bench() {

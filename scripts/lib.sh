@@ -343,5 +343,7 @@ lock_cache() {
 . "$LWNFS_TOP/scripts/lib-apt.sh"
 # shellcheck source=scripts/lib-export.sh
 . "$LWNFS_TOP/scripts/lib-export.sh"
+# shellcheck source=scripts/lib-distro.sh
+. "$LWNFS_TOP/scripts/lib-distro.sh"
 
 [ "${LWNFS_LOCK:-yes}" = no ] || lock_cache "$@"

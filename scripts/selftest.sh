@@ -6,6 +6,8 @@
 # Output: BUILD/kselftest/filesystems/lwnfs/lwnfs_test in the build
 # directory of LWNFS_ARCH (default x86_64) and VARIANT (default y), the one
 # scripts/guest.sh boots, with a record of the series it was built from.
+# VARIANT hdr builds no kernel: the uapi headers alone, for the guests of
+# Debian's own kernels (scripts/distro-guest.sh).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +21,11 @@ tree=$(tree_dir "$base")
 bd=$(build_dir "$base" "$arch-$variant")
 [ -d "$tree/tools/testing/selftests/filesystems/lwnfs" ] ||
 	die "$base has no lwnfs selftest at $(git -C "$tree" log -1 --format=%s)"
-[ -f "$bd/.config" ] || die "no $arch-$variant build of $base yet; run: make build BASE=$base VARIANT=$variant"
+if [ "$variant" = hdr ]; then
+	mkdir -p "$bd"
+else
+	[ -f "$bd/.config" ] || die "no $arch-$variant build of $base yet; run: make build BASE=$base VARIANT=$variant"
+fi
 cross=$(arch_field "$arch" cross)
 
 out=$bd/kselftest/filesystems/lwnfs

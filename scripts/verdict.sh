@@ -3,7 +3,7 @@
 # the guest; scripts/test-verdict.sh runs this on saved logs).
 #
 # usage: scripts/verdict.sh [OPTIONS] LOG
-#   --mode test|soak|bench  what the guest ran (default test)
+#   --mode test|soak|distro|bench  what the guest ran (default test)
 #   --smp N           the CPUs the guest was given; it must bring all up
 #   --kselftests N    the TEST()s of the kselftest; all must pass
 #   --kunit N         KUnit ran and must have run N tests (omit: no KUnit)
@@ -13,6 +13,10 @@
 #   --faults          the kernel has fault injection: the sweep must pass
 #   --stress S        soak: the stress and race phases ran for S s (0: not)
 #   --trinity S       soak: trinity ran for S s (0: not)
+#   --debian-version V  distro: the kernel must say it is Debian's V
+#   --taint N         distro: /proc/sys/kernel/tainted after insmod must be
+#                     N, and lwnfs's own taint flags OE (out of tree, and
+#                     unsigned or signed by a key the kernel does not trust)
 #
 # A guest fails on: a kernel report (WARNING, BUG, Oops, a sanitizer's,
 # lockdep's, a hung task ...), a "not ok", a SKIP, a missing phase or end
@@ -20,7 +24,9 @@
 # a "not ok" of a phase whose outcome depends on timing (stress, race,
 # trinity's full run and its reach) is a warning instead: exit status 3.
 # In a soak, a KCSAN report that names no lwnfs frame is listed apart and
-# not judged, and kmemleak's report is judged on its lwnfs frames.
+# not judged, and kmemleak's report is judged on its lwnfs frames. In a
+# distro guest, the memcg phase's OOM reports are allowed when they are
+# the test groups' own (a memcg OOM, not the machine's).
 # Exit status: 0 passed, 1 failed, 3 passed with warnings.
 set -euo pipefail
 LWNFS_LOCK=no
@@ -33,7 +39,7 @@ die() {
 }
 trap 'exit 2' ERR
 
-mode=test smp=1 kselftests='' kunit='' kunit_py='' kmemleak=0 faults=0 stress=0 trinity=0
+mode=test smp=1 kselftests='' kunit='' kunit_py='' kmemleak=0 faults=0 stress=0 trinity=0 debian='' taint=
 while [ $# -gt 1 ]; do
 	case "$1" in
 	--mode) mode=$2 ;;
@@ -45,6 +51,8 @@ while [ $# -gt 1 ]; do
 	--faults) faults=1 && shift && continue ;;
 	--stress) stress=$2 ;;
 	--trinity) trinity=$2 ;;
+	--debian-version) debian=$2 ;;
+	--taint) taint=$2 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift 2
@@ -53,6 +61,7 @@ log=${1:?usage: $0 [OPTIONS] LOG}
 [ -f "$log" ] || die "no log $log"
 [ -n "$kselftests" ] || [ "$mode" = bench ] || die "--kselftests N is needed"
 [ -z "$kunit" ] || [ -f "$kunit_py" ] || die "--kunit needs --kunit-py FILE (the tree's kunit.py)"
+[ "$mode" != distro ] || { [ -n "$debian" ] && [ -n "$taint" ]; } || die "--mode distro needs --debian-version V and --taint N"
 
 # what the kernel prints when something went wrong in it (or when lockdep
 # turned itself off, or console lines were lost)
@@ -129,7 +138,7 @@ judged_lines() {
 
 # the guest must have had the CPUs it was given: for a long time -smp 2
 # gave the x86_64 guests one, and nothing noticed
-grep -qE "^smp: Brought up [0-9]+ nodes?, $smp CPUs?" "$log" ||
+grep -qE "^(\[[ 0-9.]*\] )?smp: Brought up [0-9]+ nodes?, $smp CPUs?" "$log" ||
 	reason "the guest did not bring up $smp CPUs: $(grep -m 1 'smp: Brought up' "$log" || echo 'no smp line')"
 
 if [ -n "$kunit" ]; then
@@ -157,8 +166,40 @@ if [ -n "$kunit" ]; then
 	fi
 fi
 
+# memcg_judged: the log without the memcg phase's OOM reports, when they
+# are the test groups' own. One that is the machine's (its report shows
+# the whole machine's Mem-Info, or CONSTRAINT_NONE), or a kill outside the
+# test groups, fails the run.
+memcg_judged() {
+	local window
+	window=$(sed -n '/^LWNFS-MEMCG-START/,/^LWNFS-MEMCG-END/p' "$log")
+	if grep -qE 'Mem-Info:|CONSTRAINT_NONE|System is deadlocked' <<<"$window"; then
+		reason "memcg: an OOM of the whole machine, not of the test group:" \
+			"$(grep -m 5 -E 'Mem-Info:|CONSTRAINT_NONE|System is deadlocked' <<<"$window")"
+	fi
+	if grep 'oom_memcg=' <<<"$window" | grep -qv 'oom_memcg=/lwnfs-memcg-'; then
+		reason "memcg: an OOM kill outside the test groups:" "$(grep 'oom_memcg=' <<<"$window" | grep -v 'oom_memcg=/lwnfs-memcg-')"
+	fi
+	sed '/^LWNFS-MEMCG-START/,/^LWNFS-MEMCG-END/{/invoked oom-killer/d}' "$log"
+}
+
 rm -f "$log.kcsan-other"
 judged=$(cat "$log")
+if [ "$mode" = distro ]; then
+	judged=$(memcg_judged)
+	grep -qF " Debian $debian (" <<<"$(grep '^DISTRO-VERSION ' "$log")" ||
+		reason "the kernel is not Debian's $debian: $(grep -m 1 '^DISTRO-VERSION ' "$log" || echo 'no DISTRO-VERSION line')"
+	grep -qx "DISTRO-TAINT-AFTER $taint OE" "$log" ||
+		reason "lwnfs should taint the kernel $taint (OE) and no more: $(grep -m 1 '^DISTRO-TAINT-AFTER ' "$log" || echo 'no DISTRO-TAINT-AFTER line')"
+	want_ok=("apparmor: active" "kernel: not tainted before lwnfs" "module: insmod lwnfs.ko"
+		"kselftest filesystems/lwnfs" "memcg: counters are charged" "module: 1000 mount/umount cycles")
+	[ "$stress" -eq 0 ] || want_ok+=("soak: stress" "soak: race on one counter")
+	for w in "${want_ok[@]}"; do
+		grep -qE "^(not )?ok [0-9]+ $w" "$log" || reason "the guest did not run '$w'"
+	done
+	summary+=("$(sed -n 's/^DISTRO-UNAME //p' "$log" | head -n 1)" "LSMs: $(sed -n 's/^DISTRO-LSM //p' "$log" | head -n 1)")
+	while IFS= read -r l; do summary+=("$l"); done < <(grep '^LWNFS-MEMCG ' "$log" || true)
+fi
 if [ "$mode" = soak ]; then
 	judged=$(judged_lines)
 	: >>"$log.kcsan-other"
@@ -223,7 +264,7 @@ if [ ${#reasons[@]} -gt 0 ]; then
 fi
 info "kselftest ${totals#\# }; $(grep -cE '^ok ' "$log" || true) guest checks ok"
 [ ${#summary[@]} -eq 0 ] || printf '%s\n' "${summary[@]}" | sed 's/^/>> /'
-if [ "$mode" = soak ]; then
+if [ "$mode" = soak ] || [ "$mode" = distro ]; then
 	grep -E '^soak: (faults|stress|race)|^# (trinity|kcsan)' "$log" | sed 's/^/  /' || true
 fi
 if [ ${#warnings[@]} -gt 0 ]; then

@@ -23,6 +23,10 @@
  *                                    in a process group of its own; after
  *                                    SECONDS stop the whole group (SIGINT,
  *                                    then SIGKILL) and reap it
+ *   lwnfs_soak memcg DIR CGROUP2 N   memory cgroup charging of the counters
+ *                                    users create, in groups under the
+ *                                    cgroup2 mount CGROUP2: N counters'
+ *                                    charge, then creates at a 4 MiB limit
  *
  * DIR is an empty mount point; the program mounts its own instances there.
  * Every unexpected result prints "soak: FAIL: ..." and makes the exit
@@ -1455,6 +1459,248 @@ static int fuzz(int seconds, uid_t uid, gid_t gid, char **argv)
 	return 1;
 }
 
+/* ---- memcg ----------------------------------------------------------- */
+
+/*
+ * The memory cgroup charging of the counters users create, on a kernel
+ * with memory cgroups (Debian's): a child in a cgroup v2 group of its own
+ * creates counters; this process, outside the group, reads the group's
+ * files. The child faults in and locks all its memory before it joins
+ * the group, so that only what the kernel allocates for its system calls
+ * (the counters' inodes, values and dentries, the open files) is charged
+ * there, and it reports through a page shared before it joined: a pipe's
+ * buffer would be charged to it.
+ */
+#define MEMCG_LIMIT (4 << 20)
+
+struct memcg_child {
+	long created;
+	int err;
+	volatile int phase;	/* 1 joined, 2 go, 3 done */
+};
+
+static char memcg_dir[256];
+
+static void cg_write(const char *file, const char *fmt, ...)
+{
+	char path[512], buf[64];
+	va_list ap;
+	int fd, len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", memcg_dir, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, buf, len) != len)
+		die("write '%s' to %s", buf, path);
+	close(fd);
+}
+
+/* the number after KEY in a cgroup file ("" for a one-number file), or -1 */
+static long long cg_read(const char *file, const char *key)
+{
+	char path[512], line[256];
+	long long v = -1;
+	size_t n = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", memcg_dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && (!n || line[n] == ' ')) {
+			v = strtoll(line + n, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static long long cg_slab(void)
+{
+	return cg_read("memory.stat", "slab_reclaimable") +
+	       cg_read("memory.stat", "slab_unreclaimable");
+}
+
+/* Slab: of /proc/meminfo, in bytes */
+static long long meminfo_slab(void)
+{
+	char line[256];
+	long long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		die("open /proc/meminfo");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %lld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+static void wait_phase(struct memcg_child *c, int phase)
+{
+	while (c->phase < phase)
+		usleep(1000);
+}
+
+/* The child: join the group, wait for the go, create up to N counters. */
+static void memcg_creator(struct memcg_child *c, const char *dir, long n, int adj)
+{
+	char path[300];
+	long i;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/oom_score_adj");
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || dprintf(fd, "%d", adj) < 0)
+		die("oom_score_adj %d", adj);
+	close(fd);
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		die("mlockall");
+	cg_write("cgroup.procs", "0");
+	c->phase = 1;
+	wait_phase(c, 2);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/c%ld", dir, i);
+		fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (fd < 0) {
+			c->err = errno;
+			break;
+		}
+		close(fd);
+		c->created = i + 1;
+	}
+	c->phase = 3;
+	_exit(0);
+}
+
+/* Run a creator in a new group with memory.max MAX; its exit status. */
+static int memcg_run(const char *root, const char *group, const char *dir, long n, int adj,
+		     const char *max, struct memcg_child *c, long long before[3])
+{
+	int status;
+	pid_t pid;
+
+	snprintf(memcg_dir, sizeof(memcg_dir), "%s/%s", root, group);
+	if (mkdir(memcg_dir, 0755))
+		die("mkdir %s", memcg_dir);
+	cg_write("memory.max", "%s", max);
+	memset(c, 0, sizeof(*c));
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0)
+		memcg_creator(c, dir, n, adj);
+	wait_phase(c, 1);
+	before[0] = cg_read("memory.current", "");
+	before[1] = cg_slab();
+	before[2] = meminfo_slab();
+	c->phase = 2;
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	return status;
+}
+
+/* remove the creator's counters (one more: it may have been killed in a create) */
+static void memcg_clean(const char *dir, long created)
+{
+	char path[300];
+	long i;
+
+	for (i = 0; i <= created; i++) {
+		snprintf(path, sizeof(path), "%s/c%ld", dir, i);
+		if (unlink(path) && errno != ENOENT)
+			fail("memcg: unlink %s: %s", path, strerror(errno));
+	}
+	if (rmdir(memcg_dir))
+		die("rmdir %s", memcg_dir);
+}
+
+static void memcg_events(const char *what)
+{
+	printf("LWNFS-MEMCG %s: events max %lld oom %lld oom_kill %lld\n", what,
+	       cg_read("memory.events", "max"), cg_read("memory.events", "oom"),
+	       cg_read("memory.events", "oom_kill"));
+}
+
+/*
+ * 1. With no limit: what N counters add to the group's memory.current, to
+ *    its slab, and to the machine's Slab:, per counter; the group must be
+ *    charged about what the machine's slab grew by.
+ * 2. With memory.max at 4 MiB and a creator the OOM killer must not
+ *    kill: creates end with ENOMEM, within the limit, and the creator
+ *    lives.
+ * 3. The same with a creator the OOM killer may kill: it ends with
+ *    ENOMEM or a SIGKILL from the group's OOM killer, within the limit.
+ */
+static int memcg(const char *dir, const char *root, long n)
+{
+	struct memcg_child *c;
+	long long before[3], cur, slab, mslab, peak;
+	int status, phase3_adj[] = { -1000, 0 };
+	const char *names[] = { "limit", "kill" };
+	char group[64];
+	int i;
+
+	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (c == MAP_FAILED)
+		die("mmap");
+	memset(c, 0, sizeof(*c));
+	snprintf(memcg_dir, sizeof(memcg_dir), "%s", root);
+	cg_write("cgroup.subtree_control", "+memory");
+	mount_lwnfs(dir, "max_entries=0");
+
+	status = memcg_run(root, "lwnfs-memcg-measure", dir, n, 0, "max", c, before);
+	/* (the group's statistics are flushed at most every 2 s) */
+	sleep(3);
+	cur = cg_read("memory.current", "") - before[0];
+	slab = cg_slab() - before[1];
+	mslab = meminfo_slab() - before[2];
+	printf("LWNFS-MEMCG measure: %ld counters: memory.current +%lld B (%lld B per counter), memory.stat slab +%lld B (%lld), /proc/meminfo Slab +%lld B (%lld)\n",
+	       c->created, cur, cur / n, slab, slab / n, mslab, mslab / n);
+	if (status || c->created != n)
+		fail("memcg: the creator made %ld of %ld counters (%s), status 0x%x", c->created, n,
+		     strerror(c->err), status);
+	if (cur * 5 < mslab * 4 || cur * 4 > mslab * 5)
+		fail("memcg: the group was charged %lld B for counters that took %lld B of slab", cur, mslab);
+	memcg_clean(dir, c->created);
+
+	for (i = 0; i < 2; i++) {
+		snprintf(group, sizeof(group), "lwnfs-memcg-%s", names[i]);
+		status = memcg_run(root, group, dir, 1000000, phase3_adj[i], "4194304", c, before);
+		cur = cg_read("memory.current", "");
+		peak = cg_read("memory.peak", "");
+		printf("LWNFS-MEMCG %s: oom_score_adj %d: %ld counters, then %s; memory.current %lld B, memory.peak %lld B (-1: none), memory.max %d B\n",
+		       names[i], phase3_adj[i], c->created,
+		       WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : strerror(c->err),
+		       cur, peak, MEMCG_LIMIT);
+		memcg_events(names[i]);
+		if (c->created == 0 || c->created == 1000000)
+			fail("memcg %s: %ld counters under a 4 MiB limit", names[i], c->created);
+		if (cur > MEMCG_LIMIT || peak > MEMCG_LIMIT)
+			fail("memcg %s: the group went past its limit", names[i]);
+		if (cg_read("memory.events", "max") <= 0)
+			fail("memcg %s: memory.events counts no hit of the limit", names[i]);
+		if (phase3_adj[i] == -1000 && (!WIFEXITED(status) || WEXITSTATUS(status) || c->err != ENOMEM ||
+					       cg_read("memory.events", "oom_kill") != 0))
+			fail("memcg %s: the unkillable creator must end with ENOMEM, alive (status 0x%x, %s)",
+			     names[i], status, strerror(c->err));
+		if (phase3_adj[i] == 0 &&
+		    !(WIFEXITED(status) && !WEXITSTATUS(status) && c->err == ENOMEM) &&
+		    !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+		      cg_read("memory.events", "oom_kill") >= 1))
+			fail("memcg %s: the creator must end with ENOMEM or the group's OOM kill (status 0x%x, %s)",
+			     names[i], status, strerror(c->err));
+		memcg_clean(dir, c->created);
+	}
+	if (umount(dir))
+		die("umount %s", dir);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1468,9 +1714,11 @@ int main(int argc, char **argv)
 		return race(atoi(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "faults"))
 		return faults(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "memcg"))
+		return memcg(argv[2], argv[3], atol(argv[4]));
 	if (argc >= 6 && !strcmp(argv[1], "fuzz"))
 		return fuzz(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), argv + 5);
-	fprintf(stderr, "usage: %s stress SECONDS DIR | race SECONDS DIR | faults DIR | fuzz SECONDS UID GID PROG [ARG...]\n",
+	fprintf(stderr, "usage: %s stress SECONDS DIR | race SECONDS DIR | faults DIR | fuzz SECONDS UID GID PROG [ARG...] | memcg DIR CGROUP2 N\n",
 		argv[0]);
 	return 2;
 }

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Build lwnfs for one of Debian's kernels (configs/distro.conf) the way a
+# Debian user does: in the release's chroot, install the kernel's headers,
+# then the lwnfs-dkms package, and let DKMS build and install the module.
+# Then take the module and the kernel's image out for the guest
+# (scripts/distro-guest.sh).
+#
+# usage: scripts/distro-dkms.sh NAME DEB
+#   NAME  a kernel of configs/distro.conf
+#   DEB   the lwnfs-dkms package (make deb's)
+# Output: in the cache's distro/out/NAME/: lwnfs.ko, vmlinuz, dkms.txt
+# (what DKMS said and built).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+name=${1:?usage: $0 NAME DEB}
+deb=${2:?usage: $0 NAME DEB}
+check_distro "$name"
+[ -f "$deb" ] || die "no package $deb; run: make deb"
+release=$(distro_field "$name" chroot)
+version=$(distro_field "$name" version)
+kr=$(kernel_release "$name")
+suite=$(distro_field "$name" suites)
+suite=${suite##*,}
+"$LWNFS_TOP/scripts/distro-root.sh" "$release"
+root=$(distro_root "$release")
+out=$(distro_out "$name")
+rm -rf "$out"
+mkdir -p "$out"
+log=$LWNFS_CACHE/logs/distro-dkms-$name.log
+: >"$log"
+run() {
+	in_root "$release" "$@" >>"$log" 2>&1
+}
+fail() {
+	tail -n 30 "$log"
+	die "$name: $* (log: $log)"
+}
+
+# The kernel's headers, at the pinned version. (On 6.12 they depend on
+# the image too: it is installed without an initramfs.)
+info "$name: linux-headers-$kr $version"
+if ! run apt-get install -y -qq -t "$suite" "linux-headers-$kr=$version"; then
+	run apt-get update -qq || fail "apt-get update in the chroot failed"
+	run apt-get install -y -qq -t "$suite" "linux-headers-$kr=$version" ||
+		fail "linux-headers-$kr=$version did not install; is the pin in configs/distro.conf still offered? run: make distro-drift"
+fi
+
+# The package, from scratch: the earlier run's is purged first (its prerm
+# removes the module from DKMS), so this run's DKMS build is its own.
+run dpkg --purge lwnfs-dkms || fail "dpkg --purge lwnfs-dkms failed"
+[ ! -e "$root/var/lib/dkms/lwnfs" ] || fail "dpkg --purge lwnfs-dkms left /var/lib/dkms/lwnfs"
+cp "$deb" "$root/tmp/lwnfs-dkms.deb"
+info "$name: apt-get install lwnfs-dkms (DKMS builds lwnfs)"
+run apt-get install -y -qq /tmp/lwnfs-dkms.deb || fail "installing lwnfs-dkms failed"
+in_root "$release" dkms status -m lwnfs -k "$kr" >"$out/dkms.txt" 2>&1 || true
+grep -q ': installed' "$out/dkms.txt" || fail "DKMS did not install lwnfs for $kr: $(cat "$out/dkms.txt")"
+
+# The module DKMS installed (compressed as the kernel's own modules are)
+ko=$(cd "$root" && find "lib/modules/$kr/updates/dkms" "usr/lib/modules/$kr/updates/dkms" -name 'lwnfs.ko*' 2>/dev/null | head -n 1)
+[ -n "$ko" ] || fail "no lwnfs.ko under /lib/modules/$kr/updates/dkms"
+case "$ko" in
+*.ko) cp "$root/$ko" "$out/lwnfs.ko" ;;
+*.ko.xz) xz -dc "$root/$ko" >"$out/lwnfs.ko" ;;
+*.ko.zst) zstd -dqc "$root/$ko" >"$out/lwnfs.ko" ;;
+*) fail "DKMS installed $ko, which this script cannot unpack" ;;
+esac
+vermagic=$(modinfo -F vermagic "$out/lwnfs.ko")
+[ "${vermagic%% *}" = "$kr" ] || fail "lwnfs.ko's vermagic is '$vermagic', not for $kr"
+signer=$(modinfo -F signer "$out/lwnfs.ko" || true)
+printf 'module=/%s\nvermagic=%s\nsigner=%s\n' "$ko" "$vermagic" "${signer:-none}" >>"$out/dkms.txt"
+
+# The kernel's image: the chroot's, when the headers brought it, else the
+# package's (on 7.3, a meta package over linux-binary-*), unpacked.
+if [ -f "$root/boot/vmlinuz-$kr" ]; then
+	cp "$root/boot/vmlinuz-$kr" "$out/vmlinuz"
+else
+	in_root "$release" sh -c "rm -rf /tmp/img && mkdir /tmp/img && cd /tmp/img &&
+		apt-get download -t $suite linux-image-$kr=$version &&
+		for p in \$(apt-cache depends linux-image-$kr=$version | sed -n 's/^ *Depends: \(linux-binary-.*\)/\1/p'); do
+			apt-get download -t $suite \$p=$version; done" >>"$log" 2>&1 ||
+		fail "downloading linux-image-$kr=$version failed"
+	rm -rf "$out/img"
+	for d in "$root"/tmp/img/*.deb; do
+		dpkg-deb -x "$d" "$out/img"
+	done
+	img=$(find "$out/img" -name "vmlinuz*" -type f | head -n 1)
+	[ -n "$img" ] || fail "no vmlinuz in linux-image-$kr=$version"
+	mv "$img" "$out/vmlinuz"
+	rm -rf "$out/img"
+fi
+printf 'release=%s\nkernel=%s\nversion=%s\n' "$release" "$kr" "$version" >>"$out/dkms.txt"
+info "$name: DKMS built lwnfs for $kr ($version), $(du -h "$out/lwnfs.ko" | cut -f1), signer: ${signer:-none}"
