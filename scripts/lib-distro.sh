@@ -52,6 +52,7 @@ in_root() {
 	local root
 	root=$(distro_root "$1")
 	shift
+	# shellcheck disable=SC2016 # the inner shell expands its own arguments
 	unshare --mount --propagation private -- /bin/sh -ec '
 		root=$1
 		shift
