@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches module-source edit edit-drop import post try deb sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches module-source edit edit-drop import post try deb distro distro-drift sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench lint
 
 # Marks: [root] needs root (apt-get, or QEMU's host setup), [net] the
 # network (Debian's mirror), [GB] gigabytes in the cache.
@@ -42,6 +42,9 @@ help:
 	@echo "                   with KASAN), the series' own checks on every base  [root net GB]"
 	@echo "  make check-all   the whole matrix, nightly: every base booted, arm64, timing-dependent"
 	@echo "                   soaks, slow builds  [root net GB]"
+	@echo "  make distro      lwnfs-dkms on Debian's own kernels (configs/distro.conf; RELEASE=name: one):"
+	@echo "                   DKMS builds it in each release's chroot, the kernel boots it: kselftest,"
+	@echo "                   AppArmor, taint, memory cgroups; docs/distro/results.md  [root net GB]"
 	@echo "  make stages      the stages a tier runs (TIER=quick|check|all|soak), from configs/stages.conf"
 	@echo "  make lint        shellcheck the scripts"
 	@echo
@@ -67,7 +70,9 @@ help:
 	@echo
 	@echo "Maintain it:"
 	@echo "  make bump        move the Debian pins in bases.conf to Debian's newest versions (BASE=...: one),"
-	@echo "                   refetch, regenerate patches/, report what changed  [net GB]"
+	@echo "                   refetch, regenerate patches/, report what changed; without BASE also"
+	@echo "                   configs/distro.conf's Debian kernels  [net GB]"
+	@echo "  make distro-drift  has Debian moved past the kernels configs/distro.conf pins?  [net]"
 	@echo "  make drift       does Debian's newest revision of BASE still take its series?  [net]"
 	@echo
 	@echo "Measure it:"
@@ -100,6 +105,7 @@ fetch-tools:
 
 bump:
 	@$(S)/bump.sh $(CHECK_BASES)
+	@$(if $(CHECK_BASES),,$(S)/distro-pins.sh --bump)
 
 drift:
 	@$(S)/check-drift.sh $(BASE) --strict
@@ -132,6 +138,14 @@ try:
 
 deb:
 	@$(S)/deb.sh
+
+RELEASE ?=
+distro:
+	@$(S)/deps.sh
+	@$(S)/distro.sh $(RELEASE)
+
+distro-drift:
+	@$(S)/distro-pins.sh --strict
 
 sync:
 	@$(S)/check-sync.sh

@@ -91,4 +91,9 @@ else
 	rm -rf "$out/img"
 fi
 printf 'release=%s\nkernel=%s\nversion=%s\n' "$release" "$kr" "$version" >>"$out/dkms.txt"
+# what the kernel's configuration turns on that the tinyconfig guests do
+# not (the headers carry the kernel's .config)
+config=$(find "$root/usr/src/linux-headers-$kr" -maxdepth 1 -name .config | head -n 1)
+[ -n "$config" ] || fail "no .config in /usr/src/linux-headers-$kr"
+echo "config=$(grep -oE "^CONFIG_($DISTRO_OPTIONS)=y" "$config" | sed 's/^CONFIG_//; s/=y$//' | paste -sd' ')" >>"$out/dkms.txt"
 info "$name: DKMS built lwnfs for $kr ($version), $(du -h "$out/lwnfs.ko" | cut -f1), signer: ${signer:-none}"

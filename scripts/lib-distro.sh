@@ -4,6 +4,12 @@
 
 DISTRO_CONF=$CONFIGS/distro.conf
 
+# The options of Debian's kernel configurations that make distro reports:
+# preemption, memory cgroups, module signing and hardening.
+DISTRO_OPTIONS='PREEMPT_VOLUNTARY|PREEMPT|PREEMPT_DYNAMIC|PREEMPT_LAZY|PREEMPT_RT|MEMCG|AUDIT|MODULE_SIG|'\
+'HARDENED_USERCOPY|INIT_ON_ALLOC_DEFAULT_ON|INIT_STACK_ALL_ZERO|SLAB_FREELIST_HARDENED|FORTIFY_SOURCE|'\
+'STACKPROTECTOR_STRONG|RANDOMIZE_BASE|BUG_ON_DATA_CORRUPTION|LIST_HARDENED|UBSAN_BOUNDS|X86_KERNEL_IBT'
+
 # distro_names [TIER]: the kernels of distro.conf (of TIER only), in order.
 distro_names() {
 	conf_rows "$DISTRO_CONF" | awk -v t="${1:-}" 't == "" || ("," $8 ",") ~ ("," t ",") { print $1 }'

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The harness's own tests: scripts/verdict.sh on saved guest logs
 # (tests/verdict/: a passing test guest and a passing KASAN soak guest of
-# the newest base) and on copies of them with one thing broken. Each case
+# the newest base, and a passing guest of Debian's bookworm kernel,
+# scripts/distro-guest.sh) and on copies of them with one thing broken. Each case
 # must get the exit status it should (0 pass, 1 fail, 3 warn) and, when it
 # fails, the reason it should.
 #
@@ -22,6 +23,9 @@ trap 'rm -rf "$work"' EXIT
 test_opts=(--mode test --smp 2 --kselftests 57 --kunit 73 --kunit-py "$kunit_py")
 soak_opts=(--mode soak --smp 2 --kselftests 57 --kunit 73 --kunit-py "$kunit_py"
 	--kmemleak --faults --stress 60 --trinity 120)
+
+# the distro fixture: Debian's 6.1.192-3, with its memcg phase's OOM reports
+distro_opts=(--mode distro --smp 2 --kselftests 57 --debian-version 6.1.192-3 --taint 12288 --stress 0)
 
 passed=0 failed=0
 # case NAME STATUS REASON FIXTURE EDIT [OPTION...]: the fixture after the
@@ -100,6 +104,25 @@ case_ soak-stress-timing-and-kasan 1 'kernel problems' $S \
 	"s/^ok \\([0-9]*\\) soak: stress/not ok \\1 soak: stress/;${end}i BUG: KASAN: use-after-free in lwnfs_evict_inode+0x1/0x2" "${soak_opts[@]}"
 case_ soak-kselftest-not-ok 1 'failed tests' $S 's/^ok \([0-9]*\) kselftest filesystems/not ok \1 kselftest filesystems/' "${soak_opts[@]}"
 case_ soak-truncated 1 'did not finish cleanly' $S "/soak: fault injection/,\$d" "${soak_opts[@]}"
+
+D=distro-pass.log
+mend='/^LWNFS-MEMCG-END/'
+case_ distro-passes 0 - $D '' "${distro_opts[@]}"
+case_ distro-other-debian 1 "not Debian's 6.1.176-1" $D '' \
+	--mode distro --smp 2 --kselftests 57 --debian-version 6.1.176-1 --taint 12288 --stress 0
+case_ distro-more-taint 1 'taint the kernel 12288' $D 's/^DISTRO-TAINT-AFTER 12288 OE$/DISTRO-TAINT-AFTER 12289 POE/' "${distro_opts[@]}"
+case_ distro-apparmor-off 1 'failed tests' $D 's/^ok \([0-9]*\) apparmor: active/not ok \1 apparmor: active/' "${distro_opts[@]}"
+case_ distro-apparmor-unchecked 1 "did not run 'apparmor: active'" $D '/^ok [0-9]* apparmor: active/d' "${distro_opts[@]}"
+case_ distro-no-memcg-phase 1 "did not run 'memcg: counters are charged'" $D '/^ok [0-9]* memcg: /d' "${distro_opts[@]}"
+case_ distro-memcg-failed 1 'failed tests' $D 's/^ok \([0-9]*\) memcg: /not ok \1 memcg: /' "${distro_opts[@]}"
+case_ distro-machine-oom 1 'OOM of the whole machine' $D "${mend}i [   12.0] Mem-Info:" "${distro_opts[@]}"
+case_ distro-kill-elsewhere 1 'OOM kill outside the test groups' $D 's|oom_memcg=/lwnfs-memcg-kill|oom_memcg=/system.slice|' "${distro_opts[@]}"
+case_ distro-oom-after-window 1 'kernel problems' $D \
+	"${end}i [   30.0] sh invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0, oom_score_adj=0" "${distro_opts[@]}"
+case_ distro-warning 1 'kernel problems' $D "${end}i [   20.0] WARNING: CPU: 1 PID: 90 at fs/lwnfs/super.c:10 lwnfs_fill_super+0x1/0x2 [lwnfs]" "${distro_opts[@]}"
+case_ distro-rt-stress-missing 1 "did not run 'soak: stress'" $D '' \
+	--mode distro --smp 2 --kselftests 57 --debian-version 6.1.192-3 --taint 12288 --stress 5
+case_ distro-one-cpu 1 'did not bring up 2 CPUs' $D 's/Brought up 1 node, 2 CPUs/Brought up 1 node, 1 CPU/' "${distro_opts[@]}"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

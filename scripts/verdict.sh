@@ -166,11 +166,10 @@ if [ -n "$kunit" ]; then
 	fi
 fi
 
-# memcg_judged: the log without the memcg phase's OOM reports, when they
-# are the test groups' own. One that is the machine's (its report shows
-# the whole machine's Mem-Info, or CONSTRAINT_NONE), or a kill outside the
-# test groups, fails the run.
-memcg_judged() {
+# memcg_check: the memcg phase's OOM reports must be the test groups'
+# own. One of the whole machine (its report shows the machine's Mem-Info,
+# or CONSTRAINT_NONE), or a kill outside the test groups, fails the run.
+memcg_check() {
 	local window
 	window=$(sed -n '/^LWNFS-MEMCG-START/,/^LWNFS-MEMCG-END/p' "$log")
 	if grep -qE 'Mem-Info:|CONSTRAINT_NONE|System is deadlocked' <<<"$window"; then
@@ -180,13 +179,15 @@ memcg_judged() {
 	if grep 'oom_memcg=' <<<"$window" | grep -qv 'oom_memcg=/lwnfs-memcg-'; then
 		reason "memcg: an OOM kill outside the test groups:" "$(grep 'oom_memcg=' <<<"$window" | grep -v 'oom_memcg=/lwnfs-memcg-')"
 	fi
-	sed '/^LWNFS-MEMCG-START/,/^LWNFS-MEMCG-END/{/invoked oom-killer/d}' "$log"
+	return 0
 }
 
 rm -f "$log.kcsan-other"
 judged=$(cat "$log")
 if [ "$mode" = distro ]; then
-	judged=$(memcg_judged)
+	memcg_check
+	# (what is left of those reports is judged as any other line)
+	judged=$(sed '/^LWNFS-MEMCG-START/,/^LWNFS-MEMCG-END/{/invoked oom-killer/d}' "$log")
 	grep -qF " Debian $debian (" <<<"$(grep '^DISTRO-VERSION ' "$log")" ||
 		reason "the kernel is not Debian's $debian: $(grep -m 1 '^DISTRO-VERSION ' "$log" || echo 'no DISTRO-VERSION line')"
 	grep -qx "DISTRO-TAINT-AFTER $taint OE" "$log" ||
