@@ -38,6 +38,13 @@ fail() {
 	die "$name: $* (log: $log)"
 }
 
+# The package, from scratch: the earlier run's is purged first (its prerm
+# removes the module from DKMS), so that this run's DKMS build is its own,
+# and so that a package an earlier run left half-configured does not fail
+# the headers' installation.
+run dpkg --purge lwnfs-dkms || fail "dpkg --purge lwnfs-dkms failed"
+[ ! -e "$root/var/lib/dkms/lwnfs" ] || fail "dpkg --purge lwnfs-dkms left /var/lib/dkms/lwnfs"
+
 # The kernel's headers, at the pinned version. (On 6.12 they depend on
 # the image too: it is installed without an initramfs.)
 info "$name: linux-headers-$kr $version"
@@ -47,15 +54,35 @@ if ! run apt-get install -y -qq -t "$suite" "linux-headers-$kr=$version"; then
 		fail "linux-headers-$kr=$version did not install; is the pin in configs/distro.conf still offered? run: make distro-drift"
 fi
 
-# The package, from scratch: the earlier run's is purged first (its prerm
-# removes the module from DKMS), so this run's DKMS build is its own.
-run dpkg --purge lwnfs-dkms || fail "dpkg --purge lwnfs-dkms failed"
-[ ! -e "$root/var/lib/dkms/lwnfs" ] || fail "dpkg --purge lwnfs-dkms left /var/lib/dkms/lwnfs"
 cp "$deb" "$root/tmp/lwnfs-dkms.deb"
 info "$name: apt-get install lwnfs-dkms (DKMS builds lwnfs)"
-run apt-get install -y -qq /tmp/lwnfs-dkms.deb || fail "installing lwnfs-dkms failed"
+if ! run apt-get install -y -qq /tmp/lwnfs-dkms.deb; then
+	# DKMS's own build log says why
+	for m in "$root"/var/lib/dkms/lwnfs/*/build/make.log; do
+		[ ! -f "$m" ] || { echo "--- ${m#"$root"}:"; tail -n 20 "$m"; } >>"$log"
+	done
+	fail "installing lwnfs-dkms failed"
+fi
 in_root "$release" dkms status -m lwnfs -k "$kr" >"$out/dkms.txt" 2>&1 || true
 grep -q ': installed' "$out/dkms.txt" || fail "DKMS did not install lwnfs for $kr: $(cat "$out/dkms.txt")"
+
+# A kernel of a line lwnfs does not support (headers of a made-up release):
+# the package's postinst must name it and pass, and DKMS must build
+# nothing for it. What the release's DKMS kernel hook then returns is
+# recorded: bookworm's DKMS 3.0.10 counts the skip as a failure (status
+# 11), which fails the installation of such a kernel's package.
+fake=5.15.99-lwnfs-unsupported
+mkdir -p "$root/lib/modules/$fake/build/include"
+in_root "$release" /var/lib/dpkg/info/lwnfs-dkms.postinst configure >"$out/unsupported.txt" 2>&1 ||
+	fail "the postinst failed with the unsupported kernel $fake: $(tail -n 5 "$out/unsupported.txt")"
+hook=0
+in_root "$release" /etc/kernel/postinst.d/dkms "$fake" >>"$out/unsupported.txt" 2>&1 || hook=$?
+built=$(find "$root/var/lib/dkms/lwnfs" -path "*/$fake/*" -name 'lwnfs.ko*' | head -n 1)
+rm -rf "$root/lib/modules/$fake" "$root"/var/lib/dkms/lwnfs/*/"$fake"
+grep -q "lwnfs-dkms: Linux $fake is not a line lwnfs supports" "$out/unsupported.txt" ||
+	fail "the postinst did not name the unsupported kernel $fake: $(tail -n 5 "$out/unsupported.txt")"
+[ -z "$built" ] || fail "DKMS built lwnfs for the unsupported kernel $fake"
+echo "unsupported_hook=$hook" >>"$out/dkms.txt"
 
 # The module DKMS installed (compressed as the kernel's own modules are)
 ko=$(cd "$root" && find "lib/modules/$kr/updates/dkms" "usr/lib/modules/$kr/updates/dkms" -name 'lwnfs.ko*' 2>/dev/null | head -n 1)

@@ -40,6 +40,18 @@ current() {
 		echo "| $(field "$n" kernel) | $(field "$n" version) | signer: $(field "$n" signer), taint $(field "$n" taint) | $(field "$n" lsm) | $preempt | $(field "$n" kselftest | awk '{ print $1 }') | $(field "$n" seconds) s |"
 	done
 	echo
+	echo "## A kernel of a line lwnfs does not support"
+	echo
+	echo "Headers of a made-up 5.15.99 kernel, in each chroot: the package's postinst names"
+	echo "it and DKMS builds nothing for it. The exit status of the release's DKMS kernel"
+	echo "hook (/etc/kernel/postinst.d/dkms) for it, which a kernel package's postinst"
+	echo "passes on:"
+	echo
+	for n in $(distro_names ''); do
+		current "$n" || continue
+		echo "- $(field "$n" kernel) ($(field "$n" release)): $(field "$n" unsupported_hook)"
+	done
+	echo
 	echo "## Configuration options of these kernels that the tinyconfig guests lack"
 	echo
 	for n in $(distro_names ''); do

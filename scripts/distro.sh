@@ -8,6 +8,8 @@
 #
 # usage: scripts/distro.sh [NAME...]        the named kernels (default: all)
 #        scripts/distro.sh --base BASE      the kernels of BASE's line
+#        scripts/distro.sh --tier TIER      the kernels configs/distro.conf
+#                                           gives that check tier
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +22,9 @@ if [ "${1:-}" = --base ]; then
 		[ "$(distro_field "$n" base)" != "$base" ] || echo "$n"
 	done)
 	[ ${#names[@]} -gt 0 ] || { info "$base: no Debian kernel of its line in configs/distro.conf"; exit 0; }
+elif [ "${1:-}" = --tier ]; then
+	mapfile -t names < <(distro_names "${2:?usage: $0 --tier TIER}")
+	[ ${#names[@]} -gt 0 ] || die "no kernel of configs/distro.conf is in tier '$2'"
 elif [ $# -gt 0 ]; then
 	names=("$@")
 else
