@@ -10,7 +10,6 @@
 # Output: OUTDIR (default: the cache's deb/) holds lwnfs-dkms_VERSION_all.deb;
 # its path is the last line printed.
 set -euo pipefail
-LWNFS_LOCK=no
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -43,7 +42,7 @@ rm -rf "$stage"
 mkdir -p "$stage" "$out"
 cp -a "$src/." "$stage/"
 mv "$stage/dkms.conf.in" "$stage/dkms.conf"
-for f in dkms.conf debian/control debian/rules debian/lwnfs-dkms.postinst; do
+for f in dkms.conf debian/control debian/rules debian/lwnfs-dkms.postinst debian/README.Debian; do
 	sed -i "s/@VERSION@/$version/g; s/@LINES_RE@/${lines_re//\\/\\\\}/g; s/@LINES@/$lines_text/g" "$stage/$f"
 done
 ! grep -rn '@[A-Z_]*@' "$stage" || die "a placeholder is left in the staged package"

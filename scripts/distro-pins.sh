@@ -55,6 +55,12 @@ for n in $(distro_names ''); do
 		info "$n: $pinned is Debian's newest"
 		continue
 	fi
+	line=$(distro_field "$n" base)
+	if [ "v$(echo "$abi" | cut -d. -f1-2)" != "$line" ]; then
+		echo "WARNING: $n: Debian's newest is $v, of Linux $(echo "$abi" | cut -d. -f1-2), not of $line's line; configs/distro.conf needs a new row (and base), not a bump"
+		status=$bad
+		continue
+	fi
 	if [ "$mode" = --bump ]; then
 		awk -v n="$n" -v v="$v" -v a="$abi" 'BEGIN { OFS = "\t" }
 			!/^[[:space:]]*#/ && $1 == n { $5 = v; $6 = a } { print }' "$conf" >"$conf.new"

@@ -117,8 +117,9 @@ case_ distro-no-memcg-phase 1 "did not run 'memcg: counters are charged'" $D '/^
 case_ distro-memcg-failed 1 'failed tests' $D 's/^ok \([0-9]*\) memcg: /not ok \1 memcg: /' "${distro_opts[@]}"
 case_ distro-machine-oom 1 'OOM of the whole machine' $D "${mend}i [   12.0] Mem-Info:" "${distro_opts[@]}"
 case_ distro-kill-elsewhere 1 'OOM kill outside the test groups' $D 's|oom_memcg=/lwnfs-memcg-kill|oom_memcg=/system.slice|' "${distro_opts[@]}"
-case_ distro-oom-after-window 1 'kernel problems' $D \
+case_ distro-oom-elsewhere 1 '3 OOM reports, but 2 of the test groups' $D \
 	"${end}i [   30.0] sh invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0, oom_score_adj=0" "${distro_opts[@]}"
+case_ distro-memcg-markers-mangled 0 - $D 's/^LWNFS-MEMCG-START/[  12.5] xLWNFS-MEMCG-START/; s/^LWNFS-MEMCG-END/[  12.5] xLWNFS-MEMCG-END/' "${distro_opts[@]}"
 case_ distro-warning 1 'kernel problems' $D "${end}i [   20.0] WARNING: CPU: 1 PID: 90 at fs/lwnfs/super.c:10 lwnfs_fill_super+0x1/0x2 [lwnfs]" "${distro_opts[@]}"
 case_ distro-rt-stress-missing 1 "did not run 'soak: stress'" $D '' \
 	--mode distro --smp 2 --kselftests 57 --debian-version 6.1.192-3 --taint 12288 --stress 5
