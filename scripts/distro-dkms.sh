@@ -65,7 +65,9 @@ exec /bin/uname "$@"
 ' "$kr" >"$root/usr/local/lwnfs-bin/uname"
 chmod 755 "$root/usr/local/lwnfs-bin/uname"
 info "$name: apt-get install lwnfs-dkms (DKMS builds lwnfs)"
-if ! run env PATH=/usr/local/lwnfs-bin:/usr/sbin:/usr/bin:/sbin:/bin apt-get install -y -qq /tmp/lwnfs-dkms.deb; then
+# (apt gives dpkg's scripts the PATH of its option DPkg::Path)
+if ! run apt-get install -y -qq -o DPkg::Path=/usr/local/lwnfs-bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	/tmp/lwnfs-dkms.deb; then
 	# DKMS's own build log says why
 	for m in "$root"/var/lib/dkms/lwnfs/*/build/make.log; do
 		[ ! -f "$m" ] || { echo "--- ${m#"$root"}:"; tail -n 20 "$m"; } >>"$log"
@@ -74,7 +76,10 @@ if ! run env PATH=/usr/local/lwnfs-bin:/usr/sbin:/usr/bin:/sbin:/bin apt-get ins
 fi
 # built for every kernel of the chroot, of a supported line, with headers
 in_root "$release" dkms status -m lwnfs >"$out/dkms.txt" 2>&1 || true
-for b in "$root"/lib/modules/*/build/include; do
+# (the build links are absolute: resolved in the chroot)
+kernels=$(in_root "$release" sh -c 'for b in /lib/modules/*/build/include; do [ -d "$b" ] && echo "$b"; done; true')
+[ -n "$kernels" ] || fail "no kernel headers in the chroot"
+for b in $kernels; do
 	k=${b%/build/include}
 	k=${k##*/}
 	grep -F " $k, " "$out/dkms.txt" | grep -q ': installed' ||
