@@ -77,6 +77,7 @@ fi
 # built for every kernel of the chroot, of a supported line, with headers
 in_root "$release" dkms status -m lwnfs >"$out/dkms.txt" 2>&1 || true
 # (the build links are absolute: resolved in the chroot)
+# shellcheck disable=SC2016 # expanded by the chroot's shell
 kernels=$(in_root "$release" sh -c 'for b in /lib/modules/*/build/include; do [ -d "$b" ] && echo "$b"; done; true')
 [ -n "$kernels" ] || fail "no kernel headers in the chroot"
 for b in $kernels; do
@@ -118,7 +119,7 @@ rm -rf "$root/lib/modules/$fake" "$root"/var/lib/dkms/lwnfs/*/"$fake"
 grep -q "lwnfs-dkms: Linux $fake is not a line lwnfs supports" "$out/unsupported.txt" ||
 	fail "the postinst did not name the unsupported kernel $fake: $(tail -n 5 "$out/unsupported.txt")"
 [ -z "$built" ] || fail "DKMS built lwnfs for the unsupported kernel $fake"
-dkms_version=$(in_root "$release" dkms --version 2>/dev/null | sed -n 's/^dkms[- ]*//p' | head -n 1)
+dkms_version=$(in_root "$release" dkms --version 2>/dev/null | sed -n 's/^[^0-9]*\([0-9][0-9.]*\).*/\1/p' | head -n 1)
 case "$dkms_version,$hook" in
 3.0.*,11 | 2.*,0 | 3.[1-9]*,0) ;;
 *) fail "DKMS $dkms_version's kernel hook ended with status $hook for the unsupported kernel $fake; the README says 11 for 3.0, else 0" ;;
