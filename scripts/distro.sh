@@ -8,8 +8,10 @@
 #
 # usage: scripts/distro.sh [NAME...]        the named kernels (default: all)
 #        scripts/distro.sh --base BASE      the kernels of BASE's line
-#        scripts/distro.sh --tier TIER      the kernels configs/distro.conf
-#                                           gives that check tier
+#        scripts/distro.sh --tier TIER [BASE...]
+#                                           the kernels configs/distro.conf
+#                                           gives that check tier (of the
+#                                           BASEs' lines only, if named)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -23,8 +25,12 @@ if [ "${1:-}" = --base ]; then
 	done)
 	[ ${#names[@]} -gt 0 ] || { info "$base: no Debian kernel of its line in configs/distro.conf"; exit 0; }
 elif [ "${1:-}" = --tier ]; then
-	mapfile -t names < <(distro_names "${2:?usage: $0 --tier TIER}")
-	[ ${#names[@]} -gt 0 ] || die "no kernel of configs/distro.conf is in tier '$2'"
+	tier=${2:?usage: $0 --tier TIER [BASE...]}
+	shift 2
+	mapfile -t names < <(for n in $(distro_names "$tier"); do
+		[ $# -eq 0 ] || [[ " $* " == *" $(distro_field "$n" base) "* ]] && echo "$n"
+	done)
+	[ ${#names[@]} -gt 0 ] || { info "no kernel of configs/distro.conf in tier $tier${1:+ for $*}"; exit 0; }
 elif [ $# -gt 0 ]; then
 	names=("$@")
 else
