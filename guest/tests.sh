@@ -222,7 +222,13 @@ sanitizers_on() {
 # the taint lwnfs adds, the kselftest, the memory cgroup charging of
 # counters users create, on a real-time kernel a stress and a race of $1 s
 # each (0: neither), and the module cycles.
+#
+# A distribution's kernel prints to the console at times of its own, and
+# its lines land inside the guest's: the console gets only the kernel's
+# errors (level 0) while the guest runs, and the whole kernel log is
+# dumped at the end, for the harness to judge.
 run_distro() {
+	dmesg -n 1
 	echo "LWNFS-GUEST-START"
 	echo "DISTRO-UNAME $(uname -r) $(uname -v)"
 	echo "DISTRO-VERSION $(cat /proc/version)"
@@ -250,6 +256,9 @@ run_distro() {
 	fi
 	module_tests 100
 	echo "1..$n"
+	echo "LWNFS-DMESG-START"
+	dmesg
+	echo "LWNFS-DMESG-END"
 }
 
 # make bench: lwnfs_bench's three benchmarks, RUNS runs each, with the

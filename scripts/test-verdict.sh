@@ -123,6 +123,8 @@ case_ distro-memcg-markers-mangled 0 - $D 's/^LWNFS-MEMCG-START/[  12.5] xLWNFS-
 case_ distro-warning 1 'kernel problems' $D "${end}i [   20.0] WARNING: CPU: 1 PID: 90 at fs/lwnfs/super.c:10 lwnfs_fill_super+0x1/0x2 [lwnfs]" "${distro_opts[@]}"
 case_ distro-rt-stress-missing 1 "did not run 'soak: stress'" $D '' \
 	--mode distro --smp 2 --kselftests 57 --debian-version 6.1.192-3 --taint 12288 --stress 5
+case_ distro-no-dmesg 1 'dump of the kernel log is missing' $D '/^LWNFS-DMESG-START/,/^LWNFS-DMESG-END/d' "${distro_opts[@]}"
+case_ distro-dmesg-wrapped 1 'does not reach back to boot' $D '/^LWNFS-DMESG-START/,/^LWNFS-DMESG-END/{/ Linux version /d}' "${distro_opts[@]}"
 case_ distro-one-cpu 1 'did not bring up 2 CPUs' $D 's/Brought up 1 node, 2 CPUs/Brought up 1 node, 1 CPU/' "${distro_opts[@]}"
 
 echo "$passed passed, $failed failed"

@@ -27,7 +27,9 @@
 # In a soak, a KCSAN report that names no lwnfs frame is listed apart and
 # not judged, and kmemleak's report is judged on its lwnfs frames. In a
 # distro guest, OOM reports are allowed when they are the memcg phase's
-# test groups' own (a memcg OOM, not the machine's).
+# test groups' own (a memcg OOM, not the machine's). The distro guest
+# dumps the kernel's log at its end; the kernel's console lines stop once
+# it starts.
 # Exit status: 0 passed, 1 failed, 3 passed with warnings.
 set -euo pipefail
 LWNFS_LOCK=no
@@ -191,6 +193,11 @@ memcg_check() {
 rm -f "$log.kcsan-other"
 judged=$(cat "$log")
 if [ "$mode" = distro ]; then
+	# the kernel's lines reach the console only until the guest starts:
+	# its log, dumped at the end, must be there whole, from boot on
+	sed -n '/^LWNFS-DMESG-START/,/^LWNFS-DMESG-END/p' "$log" | grep -q '^LWNFS-DMESG-END' &&
+		sed -n '/^LWNFS-DMESG-START/,/^LWNFS-DMESG-END/p' "$log" | grep -qE '^\[ *0\.000000\] Linux version' ||
+		reason "the guest's dump of the kernel log is missing, or does not reach back to boot"
 	memcg_check
 	# (what else those reports print is judged as any other line)
 	judged=$(grep -v 'invoked oom-killer' "$log")
