@@ -195,9 +195,10 @@ judged=$(cat "$log")
 if [ "$mode" = distro ]; then
 	# the kernel's lines reach the console only until the guest starts:
 	# its log, dumped at the end, must be there whole, from boot on
-	sed -n '/^LWNFS-DMESG-START/,/^LWNFS-DMESG-END/p' "$log" | grep -q '^LWNFS-DMESG-END' &&
-		sed -n '/^LWNFS-DMESG-START/,/^LWNFS-DMESG-END/p' "$log" | grep -qE '^\[ *0\.000000\] Linux version' ||
+	dump=$(sed -n '/^LWNFS-DMESG-START/,/^LWNFS-DMESG-END/p' "$log")
+	if ! grep -q '^LWNFS-DMESG-END' <<<"$dump" || ! grep -qE '^\[ *0\.000000\] Linux version' <<<"$dump"; then
 		reason "the guest's dump of the kernel log is missing, or does not reach back to boot"
+	fi
 	memcg_check
 	# (what else those reports print is judged as any other line)
 	judged=$(grep -v 'invoked oom-killer' "$log")
