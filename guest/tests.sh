@@ -224,9 +224,10 @@ sanitizers_on() {
 # each (0: neither), and the module cycles.
 #
 # A distribution's kernel prints to the console at times of its own, and
-# its lines land inside the guest's: the console gets only the kernel's
-# errors (level 0) while the guest runs, and the whole kernel log is
-# dumped at the end, for the harness to judge.
+# its lines land inside the guest's: while the guest runs, the console
+# gets only the kernel's emergencies (and what follows an oops), and the
+# whole kernel log is dumped at the end, for the harness to judge; then
+# the console gets everything again.
 run_distro() {
 	dmesg -n 1
 	echo "LWNFS-GUEST-START"
@@ -259,6 +260,7 @@ run_distro() {
 	echo "LWNFS-DMESG-START"
 	dmesg
 	echo "LWNFS-DMESG-END"
+	dmesg -n 7
 }
 
 # make bench: lwnfs_bench's three benchmarks, RUNS runs each, with the

@@ -56,8 +56,11 @@ fi
 
 cp "$deb" "$root/tmp/lwnfs-dkms.deb"
 # The chroot runs the host's kernel, which DKMS would take for a chroot's
-# host, and build for every kernel: uname -r says the kernel is this
-# one, as on the machine of a user who runs it.
+# host, and build for every kernel: uname -r says the kernel is this one.
+# Then bookworm's DKMS builds for it and the newest kernel only, and the
+# package's postinst must build for the others. (bullseye's DKMS also
+# wants the kernel's /boot/config, which the chroot lacks, and trixie's
+# builds for all kernels: there DKMS itself builds for every kernel.)
 mkdir -p "$root/usr/local/lwnfs-bin"
 printf '#!/bin/sh
 [ "$*" = -r ] && exec echo %s
@@ -74,7 +77,7 @@ if ! run apt-get install -y -qq -o DPkg::Path=/usr/local/lwnfs-bin:/usr/sbin:/us
 	done
 	fail "installing lwnfs-dkms failed"
 fi
-# built for every kernel of the chroot, of a supported line, with headers
+# built for every kernel of the chroot with headers (all of supported lines)
 in_root "$release" dkms status -m lwnfs >"$out/dkms.txt" 2>&1 || true
 # (the build links are absolute: resolved in the chroot)
 # shellcheck disable=SC2016 # expanded by the chroot's shell
@@ -109,8 +112,11 @@ printf 'module=/%s\nvermagic=%s\nsigner=%s\n' "$ko" "$vermagic" "${signer:-none}
 # its DKMS 3.0.10 counts the skip as a failure (status 11), which the
 # README says; the check notices when that changes.
 fake=5.15.99-lwnfs-unsupported
+# (removed however this script ends: a later run would find it)
+trap 'rm -rf "$root/lib/modules/$fake" "$root"/var/lib/dkms/lwnfs/*/"$fake"' EXIT
 mkdir -p "$root/lib/modules/$fake/build/include"
-in_root "$release" /var/lib/dpkg/info/lwnfs-dkms.postinst configure >"$out/unsupported.txt" 2>&1 ||
+in_root "$release" env PATH=/usr/local/lwnfs-bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	/var/lib/dpkg/info/lwnfs-dkms.postinst configure >"$out/unsupported.txt" 2>&1 ||
 	fail "the postinst failed with the unsupported kernel $fake: $(tail -n 5 "$out/unsupported.txt")"
 hook=0
 in_root "$release" /etc/kernel/postinst.d/dkms "$fake" >>"$out/unsupported.txt" 2>&1 || hook=$?

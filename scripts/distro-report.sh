@@ -16,8 +16,10 @@ mkdir -p "$(dirname "$doc")"
 field() {
 	sed -n "s/^$2=//p" "$results/$1" | sed -n "${3:-1}p"
 }
+# a result of the pinned kernel, and of the code as it is now
 current() {
-	[ -f "$results/$1" ] && [ "$(field "$1" version)" = "$(distro_field "$1" version)" ]
+	[ -f "$results/$1" ] && [ "$(field "$1" version)" = "$(distro_field "$1" version)" ] &&
+		[ "$(field "$1" code)" = "$(distro_code "$1")" ]
 }
 missing=()
 for n in $(distro_names ''); do

@@ -57,6 +57,7 @@ for n in "${names[@]}"; do
 	log=$LWNFS_CACHE/logs/distro-$n.log
 	{
 		cat "$(distro_out "$n")/dkms.txt"
+		echo "code=$(distro_code "$n")"
 		echo "seconds=$((SECONDS - start))"
 		sed -n 's/^DISTRO-UNAME /uname=/p; s/^DISTRO-LSM /lsm=/p; s/^DISTRO-TAINT-AFTER /taint=/p' "$log"
 		grep -E '^# Totals: ' "$log" | tail -n 1 | sed 's/^# Totals: /kselftest=/'

