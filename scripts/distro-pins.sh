@@ -31,13 +31,19 @@ newest() {
 		lines+=("deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(mirror_for "$s") $s main")
 	done
 	apt_private "$LWNFS_CACHE/apt/distro-$n" "${lines[@]}"
-	apt-get "${apt_opts[@]}" update -qq >/dev/null 2>&1 ||
-		apt-get "${apt_opts[@]}" update -qq >/dev/null 2>&1 || return 1
+	# (a mirror in the middle of its sync fails an update now and then;
+	# and no "head" below: under pipefail, a writer it cuts off fails)
+	local try err=$LWNFS_CACHE/apt/distro-$n.err
+	for try in 1 2 3; do
+		apt-get "${apt_opts[@]}" update -qq >/dev/null 2>"$err" && break
+		[ "$try" -lt 3 ] || { sed 's/^/    /' "$err" >&2; return 1; }
+		sleep 10
+	done
 	v=$(apt-cache "${apt_opts[@]}" madison "linux-headers-$flavour" 2>/dev/null |
-		awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | sort -u | sort_versions | head -n 1)
+		awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | sort -u | sort_versions | sed -n 1p)
 	[ -n "$v" ] || return 1
 	abi=$(apt-cache "${apt_opts[@]}" show "linux-headers-$flavour=$v" 2>/dev/null |
-		sed -n "s/^Depends: .*linux-headers-\([^ ,]*\)-$flavour (= .*/\1/p" | head -n 1)
+		sed -n "s/^Depends: .*linux-headers-\([^ ,]*\)-$flavour (= .*/\1/p" | sed -n 1p)
 	[ -n "$abi" ] || return 1
 	echo "$v $abi"
 }
