@@ -39,7 +39,8 @@ help:
 	@echo
 	@echo "Check it (each ends 'N passed, N failed'; BASE=... for one base):"
 	@echo "  make check       CI's gate: the newest base built and booted (also"
-	@echo "                   with KASAN), the series' own checks on every base  [root net GB]"
+	@echo "                   with KASAN), the series' own checks on every base, lwnfs-dkms on"
+	@echo "                   Debian's bookworm kernel  [root net GB]"
 	@echo "  make check-all   the whole matrix, nightly: every base booted, arm64, timing-dependent"
 	@echo "                   soaks, slow builds  [root net GB]"
 	@echo "  make distro      lwnfs-dkms on Debian's own kernels (configs/distro.conf; RELEASE=name: one):"
