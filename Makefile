@@ -50,7 +50,8 @@ help:
 	@echo "  make lint        shellcheck the scripts"
 	@echo
 	@echo "Its steps, one at a time:"
-	@echo "  make deps        install the Debian packages needed (apt-get)  [root net]"
+	@echo "  make deps        install the Debian packages of every target, or of SET=\"demo build ...\""
+	@echo "                   (configs/deps.conf; each target installs its own first)  [root net]"
 	@echo "  make fetch       fetch BASE from Debian's linux-source package into the cache, or import"
 	@echo "                   a git base's snapshot from the clone LWNFS_TREE_<base> names (bases.conf)  [net GB]"
 	@echo "  make fetch-all   fetch every base (a git base without its clone: skipped, and said)  [net GB]"
@@ -91,8 +92,9 @@ demo:
 shell:
 	@$(S)/demo.sh --shell $(BASE)
 
+SET ?=
 deps:
-	@$(S)/deps.sh
+	@$(S)/deps.sh $(SET)
 
 fetch:
 	@$(S)/fetch-base.sh $(BASE)
@@ -135,14 +137,16 @@ post:
 
 try:
 	@$(if $(TREE),,echo "usage: make try TREE=/path/to/linux [CONFIG=/path/to/.config] [APPLY_ONLY=1]" >&2; exit 2)
+	@$(S)/deps.sh demo build
 	@$(S)/try.sh $(if $(filter 1 yes,$(APPLY_ONLY)),--apply-only) "$(TREE)" $(if $(CONFIG),"$(CONFIG)")
 
 deb:
+	@$(S)/deps.sh deb
 	@$(S)/deb.sh
 
 RELEASE ?=
 distro:
-	@$(S)/deps.sh
+	@$(S)/deps.sh demo build deb distro
 	@$(S)/distro.sh $(RELEASE)
 
 distro-drift:
@@ -152,35 +156,45 @@ sync:
 	@$(S)/check-sync.sh
 
 apply:
+	@$(S)/deps.sh demo build
 	@$(S)/apply.sh $(BASE)
 
 consumers:
+	@$(S)/deps.sh demo build
 	@$(S)/check-consumers.sh $(BASE)
 
 VARIANT ?= y
 build:
+	@$(S)/deps.sh demo build
 	@$(S)/build.sh $(BASE) $(VARIANT)
 
 module:
+	@$(S)/deps.sh demo build
 	@$(S)/module.sh $(BASE)
 
 selftest:
+	@$(S)/deps.sh demo build
 	@$(S)/selftest.sh $(BASE) $(VARIANT)
 
 MODE ?= test
 guest:
+	@$(S)/deps.sh demo build
 	@$(S)/guest.sh $(BASE) $(VARIANT) $(MODE)
 
 cross:
+	@$(S)/deps.sh demo build
 	@for a in arm riscv64; do $(S)/check-cross.sh $$a $(BASE) || exit 1; done
 
 kunit-uml:
+	@$(S)/deps.sh demo build
 	@$(S)/kunit-uml.sh $(BASE)
 
 cocci:
+	@$(S)/deps.sh cocci
 	@$(S)/check-cocci.sh $(BASE)
 
 lint:
+	@$(S)/deps.sh lint
 	@$(S)/lint.sh
 
 quick:
@@ -203,7 +217,7 @@ soak:
 # (a run of every base is the Debian bases'; name a git base to bench it)
 BENCH_BASES := $(or $(CHECK_BASES),$(shell awk '!/^[[:space:]]*\#/ && NF && $$2 !~ /^git:/ { print $$1 }' bases.conf))
 bench:
-	@$(S)/deps.sh
+	@$(S)/deps.sh demo build bench
 	@for b in $(BENCH_BASES); do \
 		$(S)/fetch-base.sh $$b && $(S)/bench.sh $$b || exit 1; \
 	done

@@ -229,7 +229,7 @@ sanitizers_on() {
 # whole kernel log is dumped at the end, for the harness to judge; then
 # the console gets everything again.
 run_distro() {
-	dmesg -n 1
+	quiet_console
 	echo "LWNFS-GUEST-START"
 	echo "DISTRO-UNAME $(uname -r) $(uname -v)"
 	echo "DISTRO-VERSION $(cat /proc/version)"
@@ -257,6 +257,17 @@ run_distro() {
 	fi
 	module_tests 100
 	echo "1..$n"
+	dump_kernel_log
+}
+
+# quiet_console: only the kernel's emergencies reach the console from now
+# on, so that its lines do not land inside the guest's output;
+# dump_kernel_log: the whole kernel log, for the harness to judge, and the
+# console gets everything again
+quiet_console() {
+	dmesg -n 1
+}
+dump_kernel_log() {
 	echo "LWNFS-DMESG-START"
 	dmesg
 	echo "LWNFS-DMESG-END"
@@ -290,6 +301,7 @@ say() {
 }
 
 run_demo() {
+	quiet_console
 	echo "LWNFS-DEMO-START"
 	say mount -t lwnfs lwnfs /lwnfs
 	say cat /lwnfs/counter
@@ -306,19 +318,50 @@ run_demo() {
 	say ls /simple
 	say "cat /simple/counter0 /simple/counter0 /simple/counter3"
 	say "grep lwnfs /proc/mounts"
+	say touch /lwnfs/jobs
+	say cat /lwnfs/jobs
+	say cat /lwnfs/jobs
+	say ls -l /lwnfs/jobs
+	say df -i /lwnfs
+	say rm /lwnfs/jobs
 	say umount /simple
 	say umount /lwnfs
 	echo "LWNFS-DEMO-END"
+	dump_kernel_log
 	rc=0
 }
 
+# run_shell [TTY]: an interactive shell in /lwnfs, on TTY (a second
+# serial port, so that the console's lines stay off it) or the console
 run_shell() {
+	intro="
+lwnfs is mounted at /lwnfs. Try: cat counter; touch mine; cat mine mine
+Leave with 'exit' (the guest stops), or Ctrl-A X to quit QEMU.
+"
 	mount -t lwnfs lwnfs /lwnfs
-	echo
-	echo "lwnfs is mounted at /lwnfs. Try: cat /lwnfs/counter"
-	echo "Leave with 'exit' (the guest reboots), or Ctrl-A X to quit QEMU."
-	echo
-	cd /lwnfs || true
-	setsid cttyhack sh
+	echo "LWNFS-SHELL-START"
+	if [ -n "$1" ]; then
+		# the session leader's first open of the tty makes it the
+		# shell's controlling terminal (job control, Ctrl-C)
+		# shellcheck disable=SC2016
+		setsid sh -c 'exec <>"/dev/$1" >&0 2>&0; echo "$2"; cd /lwnfs && exec sh -i' \
+			sh "$1" "$intro"
+	else
+		echo "$intro"
+		cd /lwnfs || true
+		setsid cttyhack sh
+	fi
+	rc=0
+}
+# run_script: run /etc/lwnfs/stdin (make shell's standard input, when it
+# is not a terminal) in /lwnfs, without a prompt
+run_script() {
+	quiet_console
+	mount -t lwnfs lwnfs /lwnfs
+	echo "LWNFS-SHELL-START"
+	rc=0
+	(cd /lwnfs && sh /etc/lwnfs/stdin </dev/null) || rc=$?
+	echo "LWNFS-SHELL-END rc=$rc"
+	dump_kernel_log
 	rc=0
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The newcomer's command: install what is needed, fetch a base, apply the
 # series with git am, build CONFIG_LWNFS=y, and boot a guest that shows the
-# article's session. Each step prints its time.
+# article's session. Each step prints its time; a demo that passed writes
+# them to docs/timings/demo.txt (demo-cold.txt when the cache was empty).
 #
 # usage: scripts/demo.sh [BASE]      (default: the newest base)
 #        scripts/demo.sh --shell [BASE]  the same kernel, an interactive shell
@@ -18,6 +19,10 @@ base=${1:-$(newest_base)}
 check_base "$base"
 S=$LWNFS_TOP/scripts
 t0=$SECONDS
+times=()
+cache_state="warm" cold=''
+[ -n "$(find "$LWNFS_CACHE/trees" "$LWNFS_CACHE/build" "$LWNFS_CACHE/ccache" -mindepth 1 -print -quit 2>/dev/null)" ] ||
+	cache_state="empty (no trees, builds or ccache)" cold=-cold
 
 # step WHAT COMMAND...: run one step, printing its elapsed time every 15 s
 # while it runs (a cold kernel build is minutes of silence otherwise).
@@ -27,22 +32,47 @@ step() {
 	echo "==> $what"
 	(while sleep 15; do echo "    ... $((SECONDS - start))s"; done) &
 	ticker=$!
-	if ! "$@"; then
+	# (the steps read nothing: make shell's standard input is the guest's)
+	if ! "$@" </dev/null; then
 		kill "$ticker" 2>/dev/null
 		die "step failed: $what"
 	fi
 	kill "$ticker" 2>/dev/null
 	wait "$ticker" 2>/dev/null || true
 	echo "    done in $((SECONDS - start))s"
+	times+=("$(printf '%6ss  %s' $((SECONDS - start)) "$what")")
 }
 
-step "install Debian packages" "$S/deps.sh"
+# write_times: the steps' times of a demo that passed, for the docs
+write_times() {
+	local f=$LWNFS_TOP/docs/timings/demo$cold.txt commit
+	commit=$(git -C "$LWNFS_TOP" describe --always --dirty 2>/dev/null || echo unknown)
+	mkdir -p "${f%/*}"
+	{
+		echo "# make demo: step times of the last demo that passed (scripts/demo.sh writes this file)"
+		echo "date: $(date -u '+%F %T') UTC"
+		echo "commit: $commit"
+		echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)"
+		echo "cache at the start: $cache_state"
+		echo "packages installed by the first step: $installed"
+		echo "total: $((SECONDS - t0))s"
+		printf '%s\n' "${times[@]}"
+	} >"$f"
+	echo "==> step times: ${f#"$LWNFS_TOP"/}"
+}
+
+before=$(dpkg-query -W -f='${Status}\n' 2>/dev/null | grep -c 'ok installed' || true)
+step "install the Debian packages the demo needs" "$S/deps.sh" demo
+installed=$(($(dpkg-query -W -f='${Status}\n' 2>/dev/null | grep -c 'ok installed' || true) - before))
 step "fetch $base from Debian (cached after the first time)" "$S/fetch-base.sh" "$base"
 step "apply patches/$base with git am" "$S/apply.sh" "$base"
-step "build $base with CONFIG_LWNFS=y (4-6 min cold on 2 cores, seconds warm)" "$S/build.sh" "$base" y
+step "build $base with CONFIG_LWNFS=y (minutes the first time)" "$S/build.sh" "$base" y
 if [ "$mode" = shell ]; then
 	exec "$S/guest.sh" "$base" y shell
 fi
 echo "==> boot the guest (QEMU, software emulation) and run the session"
+start=$SECONDS
 "$S/guest.sh" "$base" y demo
+times+=("$(printf '%6ss  %s' $((SECONDS - start)) "boot the guest and run the session")")
 echo "==> total $((SECONDS - t0))s"
+write_times

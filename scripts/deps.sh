@@ -1,38 +1,69 @@
 #!/usr/bin/env bash
-# Install the Debian packages the pipeline needs (the machine runs as root).
+# Install the Debian packages lwnfs's targets need (the machine runs as
+# root): those configs/deps.conf gives the sets named, or all of them.
 # Nothing is done when they are all present already.
 #
-# usage: scripts/deps.sh
+# usage: scripts/deps.sh [--list] [SET...]
+#   SET: demo, build, docs, lint, cocci, soak, bench, deb, distro (none:
+#   every set); --list prints the packages and installs nothing
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-PACKAGES=(
-	build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
-	git patch quilt ccache dpkg-dev shellcheck rsync util-linux
-	python3-sphinx python3-yaml python3-ply python3-git
-	busybox-static file trinity gnuplot-nox
-	coccinelle ocaml
-	debhelper dh-dkms debootstrap
-)
-# the LLVM versions bases.conf builds with, and each architecture's QEMU,
-# cross compiler and C library (for the static kselftest)
-for v in $(all_bases | while read -r b; do base_field "$b" clang; done | grep -vx no | sort -u); do
-	PACKAGES+=("clang-$v" "lld-$v" "llvm-$v")
+list=0
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+fi
+sets=("$@")
+known=" demo build docs lint cocci soak bench deb distro "
+for s in "${sets[@]}"; do
+	[[ "$known" == *" $s "* ]] || die "unknown package set '$s' (configs/deps.conf:$known)"
 done
+# wanted SETS: whether a row of those sets is wanted
+wanted() {
+	local s
+	[ ${#sets[@]} -gt 0 ] || return 0
+	for s in "${sets[@]}"; do
+		[[ ",$1," == *",$s,"* ]] && return 0
+	done
+	return 1
+}
+PACKAGES=()
+while read -r pkg in_sets; do
+	! wanted "$in_sets" || PACKAGES+=("$pkg")
+done < <(conf_rows "$CONFIGS/deps.conf")
+# the LLVM versions bases.conf builds with
+if wanted build; then
+	for v in $(all_bases | while read -r b; do base_field "$b" clang; done | grep -vx no | sort -u); do
+		PACKAGES+=("clang-$v" "lld-$v" "llvm-$v")
+	done
+fi
+# each architecture's QEMU, cross compiler and C library (for the static
+# kselftest); the demo's architecture's for the demo
 for a in $(conf_rows "$CONFIGS/arch.conf" | awk '{ print $1 }'); do
+	if [ "$a" = "${LWNFS_ARCH:-x86_64}" ]; then
+		wanted demo,build || continue
+	else
+		wanted build || continue
+	fi
 	q=$(arch_field "$a" qemu_pkg)
 	[ -z "$q" ] || PACKAGES+=("$q")
 	cross=$(arch_field "$a" cross)
 	[ -z "$cross" ] || PACKAGES+=("gcc-${cross%-}" "libc6-dev-$(arch_field "$a" debarch)-cross")
 done
 
+if [ $list = 1 ]; then
+	printf '%s\n' "${PACKAGES[@]}"
+	exit 0
+fi
+what="the Debian packages of ${sets[*]:-every set}"
 missing=()
 for p in "${PACKAGES[@]}"; do
 	grep -q 'ok installed' <<<"$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-	info "all ${#PACKAGES[@]} Debian packages present"
+	info "$what are present"
 	exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then

@@ -22,7 +22,16 @@
 #          scale and entries benchmarks, BENCH_RUNS runs each, in a -smp 4
 #          guest; fails on a kernel report or a benchmark that failed
 #   demo   the article's session, as a person would type it
-#   shell  an interactive shell with lwnfs on /lwnfs (Ctrl-A X quits)
+#   shell  a shell with lwnfs on /lwnfs. On a terminal it is interactive
+#          (Ctrl-A X quits); on x86_64 the kernel's console goes to the
+#          log and the shell has the second serial port, so that nothing
+#          from the boot reaches the terminal. With standard input not a
+#          terminal, that input (at most 1 MiB) is the script the guest's
+#          shell runs in /lwnfs; its output is shown and its status is
+#          this script's.
+#   Neither shell nor demo runs KUnit (kunit.enable=0, v6.1 and later);
+#   after either, the console is scanned for kernel reports (WARNING,
+#   BUG, ...), which are shown and make this script fail.
 #
 # The build and the kselftest binary must come from the series that is in
 # patches/BASE now; a stale one is refused. A guest that has not finished
@@ -107,6 +116,14 @@ install -m 0755 "$LWNFS_TOP/guest/init" "$root/init"
 cp "$LWNFS_TOP/guest/tests.sh" "$root/etc/lwnfs/tests.sh"
 [ -x "$selftest" ] && cp "$selftest" "$root/bin/lwnfs_test"
 [ -z "$module" ] || cp "$module" "$root/lib/lwnfs.ko"
+guest_mode=$mode
+if [ "$mode" = shell ] && [ ! -t 0 ]; then
+	# not a terminal: what comes on standard input is the script
+	guest_mode=script
+	head -c $((1024 * 1024 + 1)) >"$root/etc/lwnfs/stdin"
+	[ "$(stat -c %s "$root/etc/lwnfs/stdin")" -le $((1024 * 1024)) ] ||
+		die "the script on standard input is larger than 1 MiB"
+fi
 stress=${SOAK_STRESS:-60} trinity=${SOAK_TRINITY:-0} cycles=${SOAK_CYCLES:-100} bench_runs=${BENCH_RUNS:-5}
 for v in "SOAK_STRESS=$stress" "BENCH_RUNS=$bench_runs" "SOAK_TRINITY=$trinity"; do
 	[[ "${v#*=}" =~ ^[0-9]+$ ]] || die "${v%%=*} must be a number, not '${v#*=}'"
@@ -145,19 +162,51 @@ mem=512 extra='' smp=2
 [ "$mode" != soak ] || mem=2048 extra=" lwnfs_stress=$stress lwnfs_trinity=$trinity lwnfs_cycles=$cycles"
 # the bench's scaling part runs up to 4 readers, and makes 100000 counters
 [ "$mode" != bench ] || mem=1024 smp=4 extra=" lwnfs_bench_runs=$bench_runs"
-qemu=("$qemu_bin" "${machine[@]}" -m "$mem" -smp "$smp" -nographic -no-reboot
-	-kernel "$kernel" -initrd "$initrd"
-	-append "console=$(arch_field "$arch" console) panic=-1 oops=panic lwnfs_guest=$mode$extra")
-
-if [ "$mode" = shell ]; then
-	echo "Booting $base ($label). Ctrl-A X quits QEMU."
-	# quiet: a person at the shell does not need the boot log
-	qemu[${#qemu[@]} - 1]="${qemu[-1]} quiet"
-	exec "${qemu[@]}"
+qemu=("$qemu_bin" "${machine[@]}" -m "$mem" -smp "$smp" -no-reboot -kernel "$kernel" -initrd "$initrd")
+cmdline="console=$(arch_field "$arch" console) panic=-1 oops=panic lwnfs_guest=$guest_mode$extra"
+if [ "$mode" = shell ] || [ "$mode" = demo ]; then
+	# KUnit runs in the test guests; here its expected errors ("Bad value
+	# for 'uid'") would read as failures. Before v6.1 the kernel has no
+	# kunit.enable, and what KUnit prints stays in the log.
+	cmdline+=" kunit.enable=0"
 fi
-
 log=$LWNFS_CACHE/logs/guest-$base-$arch-$variant-$mode.log
 mkdir -p "$(dirname "$log")"
+
+# kernel_reports: show what the kernel reported in the log (a WARNING,
+# BUG, ...), and fail if it reported anything
+kernel_reports() {
+	local found
+	found=$(tr -d '\r' <"$log" | grep -E "$kernel_problem_re" || true)
+	[ -n "$found" ] || return 0
+	echo "--- the kernel reported problems ($log):"
+	printf '%s\n' "$found"
+	die "$base ($arch, $label): the kernel reported problems"
+}
+
+if [ "$guest_mode" = shell ]; then
+	echo "Booting $base ($label). Ctrl-A X quits QEMU."
+	if [ "$(arch_field "$arch" console)" = ttyS0 ]; then
+		# The PC's first serial port takes the firmware's and the
+		# kernel's console, into the log; the shell has the second, on
+		# the terminal, with QEMU's monitor (Ctrl-A).
+		"${qemu[@]}" -display none -serial "file:$log" -serial mon:stdio \
+			-append "$cmdline lwnfs_tty=ttyS1" || die "QEMU failed (the console: $log)"
+		grep -q '^LWNFS-SHELL-START' "$log" || {
+			echo "--- the last lines of the console ($log):"
+			tail -n 30 "$log" | tr -d '\r'
+			die "$base ($arch, $label): the guest did not reach the shell"
+		}
+	else
+		# one serial port: the console is the shell's terminal, and quiet
+		"${qemu[@]}" -nographic -append "$cmdline quiet" || die "QEMU failed"
+		exit 0
+	fi
+	kernel_reports
+	exit 0
+fi
+qemu+=(-nographic -append "$cmdline")
+
 start=$SECONDS
 limit=${GUEST_TIMEOUT:-120}
 # the debug kernels run the suites many times slower
@@ -180,8 +229,17 @@ fi
 if [ "$mode" = demo ]; then
 	sed -n '/^LWNFS-DEMO-START/,/^LWNFS-DEMO-END/p' "$log" | sed '1d;$d'
 	grep -q '^LWNFS-DEMO-END' "$log" || die "the demo did not finish (log: $log)"
+	kernel_reports
 	info "$base: guest booted and ran the demo in $((SECONDS - start))s"
 	exit 0
+fi
+
+if [ "$guest_mode" = script ]; then
+	sed -n '/^LWNFS-SHELL-START/,/^LWNFS-SHELL-END/p' "$log" | sed '1d;$d'
+	status=$(sed -n 's/^LWNFS-SHELL-END rc=\([0-9]*\)$/\1/p' "$log")
+	[ -n "$status" ] || die "the guest did not finish the script (log: $log)"
+	kernel_reports
+	exit "$status"
 fi
 
 # The verdict (scripts/verdict.sh): what must be in the log, from the

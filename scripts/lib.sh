@@ -336,6 +336,12 @@ lock_cache() {
 	export LWNFS_LOCK_HELD=$LWNFS_CACHE
 }
 
+# What a kernel prints when something went wrong in it (or when lockdep
+# turned itself off, or console lines were lost): verdict.sh judges guests
+# by it, and guest.sh scans the shell's and the demo's consoles with it.
+# shellcheck disable=SC2034
+kernel_problem_re='WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|KCSAN:|kmemleak:|possible (circular|recursive) locking|general protection fault|blocked for more than|soft lockup|ODEBUG:|Busy inodes after unmount|trying to register non-static key|detected stalls|invoked oom-killer|messages dropped'
+
 # The rest of the helpers, by job.
 # shellcheck source=scripts/lib-build.sh
 . "$LWNFS_TOP/scripts/lib-build.sh"

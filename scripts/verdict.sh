@@ -66,9 +66,9 @@ log=${1:?usage: $0 [OPTIONS] LOG}
 [ -z "$kunit" ] || [ -f "$kunit_py" ] || die "--kunit needs --kunit-py FILE (the tree's kunit.py)"
 [ "$mode" != distro ] || { [ -n "$debian" ] && [ -n "$taint" ]; } || die "--mode distro needs --debian-version V and --taint N"
 
-# what the kernel prints when something went wrong in it (or when lockdep
-# turned itself off, or console lines were lost)
-problem_re='WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|KCSAN:|kmemleak:|possible (circular|recursive) locking|general protection fault|blocked for more than|soft lockup|ODEBUG:|Busy inodes after unmount|trying to register non-static key|detected stalls|invoked oom-killer|messages dropped'
+# what the kernel prints when something went wrong: kernel_problem_re
+# (scripts/lib.sh)
+problem_re=$kernel_problem_re
 # a stack frame in lwnfs: one of its functions, or its modules
 lwnfs_frame='\[lwnfs(_kunit)?\]|lwnfs_[a-z0-9_]+\+0x'
 # the soak phases whose outcome depends on timing: the stress and the
