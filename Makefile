@@ -26,7 +26,8 @@ help:
 	@echo
 	@echo "Change it:"
 	@echo "  make patches     regenerate patches/, series, module/ (the out-of-tree module of each base) and"
-	@echo "                   meta-lwnfs's .scc files from fs-lwnfs/, Documentation/, split/, deltas/"
+	@echo "                   meta-lwnfs's .scc files from fs-lwnfs/, Documentation/, split/, deltas/, and the"
+	@echo "                   README's table of the lines"
 	@echo "  make sync        check that all of those match a fresh generation"
 	@echo "  make module-source  BASE's out-of-tree module source into DIR=... (a new directory)"
 	@echo "  make edit        BASE's series as git commits in a work tree (its path: the last line);"
@@ -47,7 +48,7 @@ help:
 	@echo "                   DKMS builds it in each release's chroot, the kernel boots it: kselftest,"
 	@echo "                   AppArmor, taint, memory cgroups; docs/distro/results.md  [root net GB]"
 	@echo "  make stages      the stages a tier runs (TIER=quick|check|all|soak), from configs/stages.conf"
-	@echo "  make lint        shellcheck the scripts"
+	@echo "  make lint        shellcheck the scripts, and lint the docs (make targets, links, the README)"
 	@echo
 	@echo "Its steps, one at a time:"
 	@echo "  make deps        install the Debian packages of every target, or of SET=\"demo build ...\""
@@ -117,6 +118,7 @@ patches:
 	@$(S)/gen-patches.sh
 	@$(S)/gen-module.sh
 	@$(S)/gen-yocto.sh
+	@$(S)/gen-docs.sh
 
 module-source:
 	@$(if $(DIR),,echo "usage: make module-source BASE=... DIR=<new directory>" >&2; exit 2)
@@ -196,6 +198,7 @@ cocci:
 lint:
 	@$(S)/deps.sh lint
 	@$(S)/lint.sh
+	@$(S)/lint-docs.py
 
 quick:
 	@$(S)/check.sh --tier quick

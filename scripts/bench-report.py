@@ -25,7 +25,6 @@ TARGETS = [
     ("null", "/dev/null (the write floor)"),
 ]
 NS = (1000, 10000, 100000)
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPS = ("create", "stat", "read", "unlink")
 
 
@@ -258,7 +257,6 @@ def main():
           "base, not across bases: the floors' own code differs (v5.10's "
           "read_iter_zero() calls cond_resched() for every chunk, later bases "
           "only when a reschedule is due).", ""]
-    readme = []
     for base in bases:
         data, head = load(os.path.join(cache, "bench", f"{base}.txt"))
         runs = int(head.get("BENCH-RUNS", "0"))
@@ -283,32 +281,8 @@ def main():
         for p in pngs:
             sect.append(f"![{p}]({p})")
         md += sect + [""]
-        if not readme:
-            # the README shows the first base of the run: the newest by default
-            rel = os.path.relpath(os.path.join(outdir, pngs[0]), TOP)
-            readme = ([f"The read path on {base}, from the last `make bench`. {sect[2]}", ""]
-                      + read + ["", f"![{pngs[0]}]({rel})", ""])
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write("\n".join(md).rstrip() + "\n")
-    update_readme(outdir, readme)
-
-
-BEGIN, END = "<!-- make bench: begin -->", "<!-- make bench: end -->"
-
-
-def update_readme(outdir, lines):
-    """put LINES between the README's make bench markers"""
-    path = os.path.join(TOP, "README.md")
-    with open(path) as f:
-        text = f.read()
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
-        sys.exit(f"bench-report: {path} needs one '{BEGIN}' line and one '{END}' line after it")
-    results = os.path.relpath(os.path.join(outdir, "results.md"), TOP)
-    lines = [BEGIN] + lines + [f"All figures, every base run and the plots: [{results}]({results}).",
-                               END]
-    head, rest = text.split(BEGIN)
-    with open(path, "w") as f:
-        f.write(head + "\n".join(lines) + rest.split(END, 1)[1])
 
 
 if __name__ == "__main__":

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Check that a base's series applies to the pristine tree with zero fuzz
 # through patch(1) and quilt, the two other ways users apply it. (git am is
-# checked by scripts/apply.sh.) Only the files the series touches are taken
-# from the base, into a scratch directory, so the cached tree is not touched.
+# checked by scripts/apply.sh.) Then run each block of the README's
+# applying section as it stands, with this checkout for /path/to/lwnfs and
+# the base for the line the README's examples name: each must leave the
+# same files as patch -F0. Only the files the series touches are taken
+# from the base, into scratch directories, so the cached tree is not
+# touched.
 #
 # usage: scripts/check-apply.sh BASE
 set -euo pipefail
@@ -43,3 +47,39 @@ if [ "$base" = "$(newest_base)" ]; then
 	quilt_push "$work/quilt-top" "$LWNFS_TOP"
 fi
 info "$base: quilt push -a applies the series"
+
+# The README's blocks: those of its applying section that start with
+# "cd linux" (scripts/lint-docs.py requires it of every block that applies
+# the series).
+readme_line=v6.12
+check_base "$readme_line"
+mkdir "$work/readme"
+awk -v dir="$work/readme" '
+	$0 == "<!-- apply: begin -->" { on = 1; next }
+	$0 == "<!-- apply: end -->" { on = 0 }
+	on && /^```/ { if (inb) { inb = 0; close(f) } else { inb = 1; n++; f = sprintf("%s/%02d.sh", dir, n) } next }
+	on && inb { print > f }' "$LWNFS_TOP/README.md"
+ran=0
+for block in "$work/readme"/*.sh; do
+	if [ ! -f "$block" ] || [ "$(head -n 1 "$block")" != "cd linux" ]; then
+		continue
+	fi
+	dir=$work/readme-$(basename "$block" .sh)
+	scratch_repo "$base" "$series" "$dir"
+	# shellcheck disable=SC2016 # ($LWNFS_SCRATCH is the block's to expand)
+	sed -i -e '1s|.*|cd "$LWNFS_SCRATCH"|' -e "s|/path/to/lwnfs|$LWNFS_TOP|g" \
+		-e "s|/patches/${readme_line//./\\.}\\b|/patches/$base|g" "$block"
+	(export LWNFS_SCRATCH=$dir && git_fixed -C "$dir" config user.name "$LWNFS_IDENT_NAME" &&
+		git -C "$dir" config user.email "$LWNFS_IDENT_EMAIL" &&
+		bash -euo pipefail "$block") >"$work/block.log" 2>&1 || {
+		cat "$work/block.log" >&2
+		die "$base: the README's block at $(basename "$block" .sh) of its applying section failed:
+$(cat "$block")"
+	}
+	diff -r -x .git -x .pc "$work/patch" "$dir" >&2 ||
+		die "$base: the README's block $(basename "$block" .sh) left other files than patch -p1 -F0:
+$(cat "$block")"
+	ran=$((ran + 1))
+done
+[ "$ran" -gt 0 ] || die "the README's applying section has no block to run"
+info "$base: the README's $ran applying blocks apply the series"

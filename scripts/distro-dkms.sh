@@ -110,7 +110,7 @@ printf 'module=/%s\nvermagic=%s\nsigner=%s\n' "$ko" "$vermagic" "${signer:-none}
 # must build nothing for it. DKMS's kernel hook, whose status a kernel
 # package's postinst passes on, must skip it too, except on bookworm:
 # its DKMS 3.0.10 counts the skip as a failure (status 11), which the
-# README says; the check notices when that changes.
+# package's README.Debian says; the check notices when that changes.
 fake=5.15.99-lwnfs-unsupported
 # (removed however this script ends: a later run would find it)
 trap 'rm -rf "$root/lib/modules/$fake" "$root"/var/lib/dkms/lwnfs/*/"$fake"' EXIT
@@ -128,7 +128,7 @@ grep -q "lwnfs-dkms: Linux $fake is not a line lwnfs supports" "$out/unsupported
 dkms_version=$(in_root "$release" dkms --version 2>/dev/null | sed -n 's/^[^0-9]*\([0-9][0-9.]*\).*/\1/p' | head -n 1)
 case "$dkms_version,$hook" in
 3.0.*,11 | 2.*,0 | 3.[1-9]*,0) ;;
-*) fail "DKMS $dkms_version's kernel hook ended with status $hook for the unsupported kernel $fake; the README says 11 for 3.0, else 0" ;;
+*) fail "DKMS $dkms_version's kernel hook ended with status $hook for the unsupported kernel $fake; README.Debian says 11 for 3.0, else 0" ;;
 esac
 printf 'dkms=%s\nunsupported_hook=%s\n' "$dkms_version" "$hook" >>"$out/dkms.txt"
 
