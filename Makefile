@@ -52,7 +52,7 @@ help:
 	@echo
 	@echo "Its steps, one at a time:"
 	@echo "  make deps        install the Debian packages of every target, or of SET=\"demo build ...\""
-	@echo "                   (configs/deps.conf; each target installs its own first)  [root net]"
+	@echo "                   (configs/deps.conf; as root, each target installs its own sets first)  [root net]"
 	@echo "  make fetch       fetch BASE from Debian's linux-source package into the cache, or import"
 	@echo "                   a git base's snapshot from the clone LWNFS_TREE_<base> names (bases.conf)  [net GB]"
 	@echo "  make fetch-all   fetch every base (a git base without its clone: skipped, and said)  [net GB]"
@@ -98,23 +98,30 @@ deps:
 	@$(S)/deps.sh $(SET)
 
 fetch:
+	@$(S)/deps.sh --warn demo
 	@$(S)/fetch-base.sh $(BASE)
 
 # (fetch-base.sh's status 4: a git base whose clone is not named)
 fetch-all:
+	@$(S)/deps.sh --warn demo
 	@for b in $(BASES); do $(S)/fetch-base.sh $$b || [ $$? = 4 ] || exit 1; done
 
 fetch-tools:
+	@$(S)/deps.sh --warn demo
 	@$(S)/fetch-sparse.sh
 
 bump:
+	@$(S)/deps.sh --warn demo
 	@$(S)/bump.sh $(CHECK_BASES)
 	@$(if $(CHECK_BASES),,$(S)/distro-pins.sh --bump)
+	@$(S)/gen-docs.sh
 
 drift:
+	@$(S)/deps.sh --warn demo
 	@$(S)/check-drift.sh $(BASE) --strict
 
 patches:
+	@$(S)/deps.sh --warn demo build
 	@$(S)/gen-patches.sh
 	@$(S)/gen-module.sh
 	@$(S)/gen-yocto.sh
@@ -125,25 +132,28 @@ module-source:
 	@$(S)/gen-module.sh --dir $(BASE) "$(DIR)"
 
 edit:
+	@$(S)/deps.sh --warn demo build
 	@$(S)/edit.sh $(BASE)
 
 edit-drop:
 	@$(S)/edit.sh --drop $(BASE)
 
 import:
+	@$(S)/deps.sh --warn demo build
 	@$(S)/import.sh $(CHECK_BASES)
 
 post:
 	@$(if $(TREE),echo "make post: TREE= is make try's; the T: line's URL is GIT_URL=" >&2; exit 2)
+	@$(S)/deps.sh --warn demo build
 	@$(S)/post.sh --name "$(NAME)" --email "$(EMAIL)" $(if $(GIT_URL),--tree "$(GIT_URL)") $(BASE) "$(OUT)"
 
 try:
 	@$(if $(TREE),,echo "usage: make try TREE=/path/to/linux [CONFIG=/path/to/.config] [APPLY_ONLY=1]" >&2; exit 2)
-	@$(S)/deps.sh demo build
+	@$(S)/deps.sh --warn demo build
 	@$(S)/try.sh $(if $(filter 1 yes,$(APPLY_ONLY)),--apply-only) "$(TREE)" $(if $(CONFIG),"$(CONFIG)")
 
 deb:
-	@$(S)/deps.sh deb
+	@$(S)/deps.sh --warn deb
 	@$(S)/deb.sh
 
 RELEASE ?=
@@ -155,48 +165,49 @@ distro-drift:
 	@$(S)/distro-pins.sh --strict
 
 sync:
+	@$(S)/deps.sh --warn demo build
 	@$(S)/check-sync.sh
 
 apply:
-	@$(S)/deps.sh demo build
+	@$(S)/deps.sh --warn demo build
 	@$(S)/apply.sh $(BASE)
 
 consumers:
-	@$(S)/deps.sh demo build
+	@$(S)/deps.sh --warn demo build
 	@$(S)/check-consumers.sh $(BASE)
 
 VARIANT ?= y
 build:
-	@$(S)/deps.sh demo build
+	@$(S)/deps.sh --warn demo build
 	@$(S)/build.sh $(BASE) $(VARIANT)
 
 module:
-	@$(S)/deps.sh demo build
+	@$(S)/deps.sh --warn demo build
 	@$(S)/module.sh $(BASE)
 
 selftest:
-	@$(S)/deps.sh demo build
+	@$(S)/deps.sh --warn demo build
 	@$(S)/selftest.sh $(BASE) $(VARIANT)
 
 MODE ?= test
 guest:
-	@$(S)/deps.sh demo build
+	@$(S)/deps.sh --warn demo build$(if $(filter soak,$(MODE)), soak)
 	@$(S)/guest.sh $(BASE) $(VARIANT) $(MODE)
 
 cross:
-	@$(S)/deps.sh demo build
+	@$(S)/deps.sh --warn demo build cross
 	@for a in arm riscv64; do $(S)/check-cross.sh $$a $(BASE) || exit 1; done
 
 kunit-uml:
-	@$(S)/deps.sh demo build
+	@$(S)/deps.sh --warn demo build
 	@$(S)/kunit-uml.sh $(BASE)
 
 cocci:
-	@$(S)/deps.sh cocci
+	@$(S)/deps.sh --warn demo build cocci
 	@$(S)/check-cocci.sh $(BASE)
 
 lint:
-	@$(S)/deps.sh lint
+	@$(S)/deps.sh --warn lint
 	@$(S)/lint.sh
 	@$(S)/lint-docs.py
 
@@ -220,7 +231,7 @@ soak:
 # (a run of every base is the Debian bases'; name a git base to bench it)
 BENCH_BASES := $(or $(CHECK_BASES),$(shell awk '!/^[[:space:]]*\#/ && NF && $$2 !~ /^git:/ { print $$1 }' bases.conf))
 bench:
-	@$(S)/deps.sh demo build bench
+	@$(S)/deps.sh --warn demo build bench
 	@for b in $(BENCH_BASES); do \
 		$(S)/fetch-base.sh $$b && $(S)/bench.sh $$b || exit 1; \
 	done

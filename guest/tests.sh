@@ -294,14 +294,26 @@ run_bench() {
 	echo "1..$n"
 }
 
-# Show a command as a person would type it, then run it.
+# Show a command as a person would type it, then run it; one that fails
+# fails the demo. say_fails: the same for a command that must fail.
 say() {
 	echo "# $*"
-	sh -c "$*"
+	sh -c "$*" || {
+		echo "(the demo expected this to work: status $?)"
+		demo_rc=1
+	}
+}
+say_fails() {
+	echo "# $*"
+	if sh -c "$*"; then
+		echo "(the demo expected this to fail)"
+		demo_rc=1
+	fi
 }
 
 run_demo() {
 	quiet_console
+	demo_rc=0
 	echo "LWNFS-DEMO-START"
 	say mount -t lwnfs lwnfs /lwnfs
 	say cat /lwnfs/counter
@@ -311,7 +323,7 @@ run_demo() {
 	say ls -l /lwnfs /lwnfs/subdir
 	say cat /lwnfs/subdir/subcounter
 	say cat /lwnfs/subdir/subcounter
-	say "echo -1 > /lwnfs/counter"
+	say_fails "echo -1 > /lwnfs/counter"
 	say cat /lwnfs/counter
 	say mkdir /simple
 	say mount -t lwnfs -o layout=simple lwnfs /simple
@@ -326,7 +338,7 @@ run_demo() {
 	say rm /lwnfs/jobs
 	say umount /simple
 	say umount /lwnfs
-	echo "LWNFS-DEMO-END"
+	echo "LWNFS-DEMO-END rc=$demo_rc"
 	dump_kernel_log
 	rc=0
 }

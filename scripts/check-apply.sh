@@ -48,11 +48,9 @@ if [ "$base" = "$(newest_base)" ]; then
 fi
 info "$base: quilt push -a applies the series"
 
-# The README's blocks: those of its applying section that start with
-# "cd linux" (scripts/lint-docs.py requires it of every block that applies
-# the series).
-readme_line=v6.12
-check_base "$readme_line"
+# The README's blocks: those of its applying section. Each that applies
+# the series starts with "cd linux" (scripts/lint-docs.py requires it too)
+# and names one line's patches/, the line of the README's examples.
 mkdir "$work/readme"
 awk -v dir="$work/readme" '
 	$0 == "<!-- apply: begin -->" { on = 1; next }
@@ -61,25 +59,33 @@ awk -v dir="$work/readme" '
 	on && inb { print > f }' "$LWNFS_TOP/README.md"
 ran=0
 for block in "$work/readme"/*.sh; do
-	if [ ! -f "$block" ] || [ "$(head -n 1 "$block")" != "cd linux" ]; then
-		continue
+	[ -f "$block" ] || continue
+	n=$(basename "$block" .sh)
+	grep -qE '(^|[[:space:]])(git am|patch|quilt) ' "$block" || continue
+	[ "$(head -n 1 "$block")" = "cd linux" ] ||
+		die "the README's block $n of its applying section applies the series and does not start with 'cd linux'"
+	line=$(grep -o '/patches/v[0-9.]*[0-9]' "$block" | sort -u)
+	if [ -z "$line" ] || [ "$(wc -l <<<"$line")" -ne 1 ]; then
+		die "the README's block $n of its applying section must name one line's patches/, not: ${line:-none}"
 	fi
-	dir=$work/readme-$(basename "$block" .sh)
+	check_base "${line#/patches/}"
+	dir=$work/readme-$n
 	scratch_repo "$base" "$series" "$dir"
-	# shellcheck disable=SC2016 # ($LWNFS_SCRATCH is the block's to expand)
-	sed -i -e '1s|.*|cd "$LWNFS_SCRATCH"|' -e "s|/path/to/lwnfs|$LWNFS_TOP|g" \
-		-e "s|/patches/${readme_line//./\\.}\\b|/patches/$base|g" "$block"
-	(export LWNFS_SCRATCH=$dir && git_fixed -C "$dir" config user.name "$LWNFS_IDENT_NAME" &&
+	# shellcheck disable=SC2016 # (the block expands the variables)
+	sed -i -e '1s|.*|cd "$LWNFS_SCRATCH"|' -e 's|/path/to/lwnfs|$LWNFS_CHECKOUT|g' \
+		-e "s|${line//./\\.}\\b|/patches/\$LWNFS_LINE|g" "$block"
+	(export LWNFS_SCRATCH=$dir LWNFS_CHECKOUT=$LWNFS_TOP LWNFS_LINE=$base &&
+		git -C "$dir" config user.name "$LWNFS_IDENT_NAME" &&
 		git -C "$dir" config user.email "$LWNFS_IDENT_EMAIL" &&
 		bash -euo pipefail "$block") >"$work/block.log" 2>&1 || {
 		cat "$work/block.log" >&2
-		die "$base: the README's block at $(basename "$block" .sh) of its applying section failed:
+		die "$base: the README's block $n of its applying section failed:
 $(cat "$block")"
 	}
 	diff -r -x .git -x .pc "$work/patch" "$dir" >&2 ||
-		die "$base: the README's block $(basename "$block" .sh) left other files than patch -p1 -F0:
+		die "$base: the README's block $n left other files than patch -p1 -F0:
 $(cat "$block")"
 	ran=$((ran + 1))
 done
-[ "$ran" -gt 0 ] || die "the README's applying section has no block to run"
+[ "$ran" -gt 0 ] || die "the README's applying section has no block that applies the series"
 info "$base: the README's $ran applying blocks apply the series"

@@ -3,20 +3,25 @@
 # root): those configs/deps.conf gives the sets named, or all of them.
 # Nothing is done when they are all present already.
 #
-# usage: scripts/deps.sh [--list] [SET...]
-#   SET: demo, build, docs, lint, cocci, soak, bench, deb, distro (none:
-#   every set); --list prints the packages and installs nothing
+# usage: scripts/deps.sh [--list | --warn] [SET...]
+#   SET: demo, build, clang, cross, docs, lint, cocci, soak, bench, deb,
+#   distro (none: every set); --list prints the packages and installs
+#   nothing; --warn (the make targets' own call) says nothing when the
+#   packages are there, and when they are not and this is not root, names
+#   them and goes on: the step that needs one stops with its name
 set -euo pipefail
+# (apt and dpkg have their own locks; the cache is not touched)
+LWNFS_LOCK=no
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-list=0
-if [ "${1:-}" = --list ]; then
-	list=1
-	shift
-fi
+list=0 warn=0
+case "${1:-}" in
+--list) list=1 && shift ;;
+--warn) warn=1 && shift ;;
+esac
 sets=("$@")
-known=" demo build docs lint cocci soak bench deb distro "
+known=" demo build clang cross docs lint cocci soak bench deb distro "
 for s in "${sets[@]}"; do
 	[[ "$known" == *" $s "* ]] || die "unknown package set '$s' (configs/deps.conf:$known)"
 done
@@ -34,7 +39,7 @@ while read -r pkg in_sets; do
 	! wanted "$in_sets" || PACKAGES+=("$pkg")
 done < <(conf_rows "$CONFIGS/deps.conf")
 # the LLVM versions bases.conf builds with
-if wanted build; then
+if wanted clang; then
 	for v in $(all_bases | while read -r b; do base_field "$b" clang; done | grep -vx no | sort -u); do
 		PACKAGES+=("clang-$v" "lld-$v" "llvm-$v")
 	done
@@ -43,9 +48,9 @@ fi
 # kselftest); the demo's architecture's for the demo
 for a in $(conf_rows "$CONFIGS/arch.conf" | awk '{ print $1 }'); do
 	if [ "$a" = "${LWNFS_ARCH:-x86_64}" ]; then
-		wanted demo,build || continue
+		wanted demo,cross || continue
 	else
-		wanted build || continue
+		wanted cross || continue
 	fi
 	q=$(arch_field "$a" qemu_pkg)
 	[ -z "$q" ] || PACKAGES+=("$q")
@@ -63,7 +68,11 @@ for p in "${PACKAGES[@]}"; do
 	grep -q 'ok installed' <<<"$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-	info "$what are present"
+	[ $warn = 1 ] || info "$what are present"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ] && [ $warn = 1 ]; then
+	info "warning: not installed: ${missing[*]}; as root: apt-get install ${missing[*]}"
 	exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then

@@ -1,28 +1,34 @@
 #!/usr/bin/env bash
-# The README's table of the supported lines, from bases.conf,
-# configs/distro.conf and the tiers' plans (configs/stages.conf, through
-# check.sh --list): what each line is pinned to, which architectures boot
-# or build it in which tier, and which Debian kernels make distro boots.
-# It goes between the README's "lines: begin" and "lines: end" markers.
+# The README's generated tables, each between its "NAME: begin" and
+# "NAME: end" markers:
+#   lines  the supported lines: what each is pinned to, which
+#          architectures boot or build it in which tier, which Debian
+#          kernels make distro boots (bases.conf, configs/distro.conf, and
+#          the tiers' plans: configs/stages.conf through check.sh --plan,
+#          as if every git base's clone were here)
+#   tiers  what each tier runs: its stages, the kernels it builds
+#          (build.sh, and check-cross.sh's =y and =m, and kunit-uml.sh),
+#          the guests it boots (guest.sh, and the Debian kernels of
+#          distro.sh), and the total of its last whole run that passed
+#          (docs/timings/, which check.sh writes, and then this)
 #
 # usage: scripts/gen-docs.sh [--check]   (--check: fail if the README's
-#                                         table is not what this makes)
+#                                         tables are not what this makes)
 set -euo pipefail
 shopt -s inherit_errexit
-LWNFS_LOCK=no
+# (it reads the tables only; check.sh --plan too)
+export LWNFS_LOCK=no
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 check=0
 [ "${1:-}" != --check ] || check=1
 readme=$LWNFS_TOP/README.md
-begin='<!-- lines: begin (scripts/gen-docs.sh writes this table) -->'
-end='<!-- lines: end -->'
 
 # the plan of a tier: "ARCH BASE VARIANT" per guest, "build ARCH BASE" per
 # cross build
 plan() {
-	"$LWNFS_TOP/scripts/check.sh" --list "$1" | awk '
+	"$LWNFS_TOP/scripts/check.sh" --plan "$1" | awk '
 		/ guest\.sh / {
 			arch = "x86_64"
 			for (i = 1; i <= NF; i++) {
@@ -77,41 +83,100 @@ debian() {
 		[ "$(distro_field "$n" base)" = "$1" ] || continue
 		out+=("$(distro_field "$n" flavour) $(distro_field "$n" version)")
 	done
-	[ ${#out[@]} -gt 0 ] || out=("-")
+	list_or "-" "${out[@]}"
+}
+# list_or NONE ITEM...: the items, comma-separated, or NONE
+list_or() {
+	local none=$1
+	shift
+	[ $# -gt 0 ] || set -- "$none"
 	local IFS=,
-	local joined="${out[*]}"
+	local joined="$*"
 	echo "${joined//,/, }"
 }
 
-table() {
-	echo "$begin"
+lines_table() {
 	echo "| line | pinned tree | x86_64 guests | arm64 guests | other builds | Debian kernels (\`make distro\`) |"
 	echo "|---|---|---|---|---|---|"
 	local b
 	for b in $(all_bases); do
 		echo "| $b | $(tree "$b") | $(boots x86_64 "$b") | $(boots arm64 "$b") | $(built "$b" | sed 's/^$/-/') | $(debian "$b") |"
 	done
-	echo "$end"
 }
 
-new=$(table)
-if [ "$(grep -cxF "$begin" "$readme")" != 1 ] || [ "$(grep -cxF "$end" "$readme")" != 1 ]; then
-	die "README.md needs one line '$begin' and one '$end' after it"
-fi
-current=$(sed -n "\\|^$begin\$|,\\|^$end\$|p" "$readme")
-if [ $check = 1 ]; then
-	[ "$current" = "$new" ] || {
+# kernels TIER, guests TIER: what the tier's plan builds and boots
+kernels() {
+	"$LWNFS_TOP/scripts/check.sh" --plan "$1" | awk '
+		/ build\.sh / { n++ } / check-cross\.sh / { n += 2 } / kunit-uml\.sh / { n++ }
+		END { print n + 0 }'
+}
+guests() {
+	local n words b
+	n=$("$LWNFS_TOP/scripts/check.sh" --plan "$1" | grep -c ' guest\.sh ' || true)
+	# distro.sh --tier TIER BASE... or --base BASE: the Debian kernels of
+	# those bases (of that tier)
+	while read -ra words; do
+		case "${words[0]}" in
+		--tier) for b in "${words[@]:2}"; do n=$((n + $(debian_kernels "$b" "${words[1]}"))); done ;;
+		--base) n=$((n + $(debian_kernels "${words[1]}"))) ;;
+		esac
+	done < <("$LWNFS_TOP/scripts/check.sh" --plan "$1" | sed -n 's/.* distro\.sh //p')
+	echo "$n"
+}
+# debian_kernels BASE [TIER]: how many of configs/distro.conf's kernels
+# (of TIER) are of BASE's line
+debian_kernels() {
+	local d n=0
+	for d in $(distro_names "${2:-}"); do
+		[ "$(distro_field "$d" base)" != "$1" ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+# last TIER: the totals of the tier's last whole runs, warm and cold
+last() {
+	local f out=()
+	for f in "$1" "$1-cold"; do
+		[ -f "$LWNFS_TOP/docs/timings/$f.txt" ] || continue
+		out+=("[$(sed -n 's/^total: //p' "$LWNFS_TOP/docs/timings/$f.txt")$([ "$f" = "$1" ] || echo ' cold')](docs/timings/$f.txt)")
+	done
+	list_or "none recorded" "${out[@]}"
+}
+tiers_table() {
+	echo "| command | stages | kernels built | guests booted | last whole run |"
+	echo "|---|---|---|---|---|"
+	local t cmd
+	for t in quick check all soak; do
+		case $t in all) cmd="make check-all" ;; soak) cmd="make soak" ;; *) cmd="make $t" ;; esac
+		echo "| \`$cmd\` | $("$LWNFS_TOP/scripts/check.sh" --plan "$t" | tail -n +2 | grep -c .) | $(kernels "$t") | $(guests "$t") | $(last "$t") |"
+	done
+}
+
+status=0
+for name in lines tiers; do
+	begin="<!-- $name: begin (scripts/gen-docs.sh writes this table) -->"
+	end="<!-- $name: end -->"
+	if [ "$(grep -cxF "$begin" "$readme")" != 1 ] || [ "$(grep -cxF "$end" "$readme")" != 1 ]; then
+		die "README.md needs one line '$begin' and one '$end' after it"
+	fi
+	case $name in
+	lines) new=$(echo "$begin" && lines_table && echo "$end") ;;
+	tiers) new=$(echo "$begin" && tiers_table && echo "$end") ;;
+	esac
+	current=$(awk -v b="$begin" -v e="$end" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "$readme")
+	[ "$current" != "$new" ] || continue
+	if [ $check = 1 ]; then
 		diff <(echo "$current") <(echo "$new") >&2 || true
-		die "README.md's table of the lines is not what scripts/gen-docs.sh makes; run: make patches"
-	}
-	exit 0
-fi
-[ "$current" = "$new" ] && exit 0
-tmp=$(mktemp)
-awk -v b="$begin" -v e="$end" -v f=<(echo "$new") '
-	$0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
-	$0 == e { skip = 0; next }
-	!skip' "$readme" >"$tmp"
-cat "$tmp" >"$readme"
-rm -f "$tmp"
-info "README.md: the table of the lines rewritten"
+		echo "error: README.md's $name table is not what scripts/gen-docs.sh makes; run: scripts/gen-docs.sh" >&2
+		status=1
+		continue
+	fi
+	tmp=$(mktemp)
+	awk -v b="$begin" -v e="$end" -v f=<(echo "$new") '
+		$0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
+		$0 == e { skip = 0; next }
+		!skip' "$readme" >"$tmp"
+	cat "$tmp" >"$readme"
+	rm -f "$tmp"
+	info "README.md: the $name table rewritten"
+done
+exit $status

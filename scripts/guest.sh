@@ -62,7 +62,18 @@ qemu_bin=$(arch_field "$arch" qemu)
 need_cmd "$qemu_bin" "$(arch_field "$arch" qemu_pkg)"
 need_cmd cpio cpio
 need_applied "$base"
-busybox=$("$LWNFS_TOP/scripts/fetch-busybox.sh" "$arch" | tail -n 1)
+# make shell with standard input not a terminal: that input is the
+# script; it is read before any step that could read it (apt-get)
+guest_mode=$mode script_in=''
+if [ "$mode" = shell ] && [ ! -t 0 ]; then
+	guest_mode=script
+	script_in=$(mktemp)
+	trap 'rm -f "$script_in"' EXIT
+	head -c $((1024 * 1024 + 1)) >"$script_in"
+	[ "$(stat -c %s "$script_in")" -le $((1024 * 1024)) ] ||
+		die "the script on standard input is larger than 1 MiB"
+fi
+busybox=$("$LWNFS_TOP/scripts/fetch-busybox.sh" "$arch" </dev/null | tail -n 1)
 
 # the out-of-tree module's guest boots the kernel built without lwnfs
 kvariant=$variant
@@ -116,14 +127,7 @@ install -m 0755 "$LWNFS_TOP/guest/init" "$root/init"
 cp "$LWNFS_TOP/guest/tests.sh" "$root/etc/lwnfs/tests.sh"
 [ -x "$selftest" ] && cp "$selftest" "$root/bin/lwnfs_test"
 [ -z "$module" ] || cp "$module" "$root/lib/lwnfs.ko"
-guest_mode=$mode
-if [ "$mode" = shell ] && [ ! -t 0 ]; then
-	# not a terminal: what comes on standard input is the script
-	guest_mode=script
-	head -c $((1024 * 1024 + 1)) >"$root/etc/lwnfs/stdin"
-	[ "$(stat -c %s "$root/etc/lwnfs/stdin")" -le $((1024 * 1024)) ] ||
-		die "the script on standard input is larger than 1 MiB"
-fi
+[ -z "$script_in" ] || cp "$script_in" "$root/etc/lwnfs/stdin"
 stress=${SOAK_STRESS:-60} trinity=${SOAK_TRINITY:-0} cycles=${SOAK_CYCLES:-100} bench_runs=${BENCH_RUNS:-5}
 for v in "SOAK_STRESS=$stress" "BENCH_RUNS=$bench_runs" "SOAK_TRINITY=$trinity"; do
 	[[ "${v#*=}" =~ ^[0-9]+$ ]] || die "${v%%=*} must be a number, not '${v#*=}'"
@@ -173,11 +177,17 @@ fi
 log=$LWNFS_CACHE/logs/guest-$base-$arch-$variant-$mode.log
 mkdir -p "$(dirname "$log")"
 
-# kernel_reports: show what the kernel reported in the log (a WARNING,
-# BUG, ...), and fail if it reported anything
+# kernel_reports [MARK]: show what the kernel reported in the log (a
+# WARNING, BUG, ...), and fail if it reported anything. With MARK (DEMO,
+# SHELL), the guest's own output between LWNFS-MARK-START and -END is not
+# read: what a user's script prints is not the kernel's (the kernel's
+# lines of that time are in the log dumped after it).
 kernel_reports() {
 	local found
-	found=$(tr -d '\r' <"$log" | grep -E "$kernel_problem_re" || true)
+	found=$(tr -d '\r' <"$log" | awk -v m="${1:-}" '
+		m != "" && $0 ~ "^LWNFS-" m "-START" { skip = 1 }
+		!skip
+		m != "" && $0 ~ "^LWNFS-" m "-END" { skip = 0 }' | grep -E "$kernel_problem_re" || true)
 	[ -n "$found" ] || return 0
 	echo "--- the kernel reported problems ($log):"
 	printf '%s\n' "$found"
@@ -228,8 +238,9 @@ fi
 
 if [ "$mode" = demo ]; then
 	sed -n '/^LWNFS-DEMO-START/,/^LWNFS-DEMO-END/p' "$log" | sed '1d;$d'
+	kernel_reports DEMO
 	grep -q '^LWNFS-DEMO-END' "$log" || die "the demo did not finish (log: $log)"
-	kernel_reports
+	grep -q '^LWNFS-DEMO-END rc=0$' "$log" || die "a command of the demo failed (above; log: $log)"
 	info "$base: guest booted and ran the demo in $((SECONDS - start))s"
 	exit 0
 fi
@@ -237,8 +248,8 @@ fi
 if [ "$guest_mode" = script ]; then
 	sed -n '/^LWNFS-SHELL-START/,/^LWNFS-SHELL-END/p' "$log" | sed '1d;$d'
 	status=$(sed -n 's/^LWNFS-SHELL-END rc=\([0-9]*\)$/\1/p' "$log")
+	kernel_reports SHELL
 	[ -n "$status" ] || die "the guest did not finish the script (log: $log)"
-	kernel_reports
 	exit "$status"
 fi
 

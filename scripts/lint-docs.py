@@ -8,7 +8,8 @@ It fails on:
   - a `make TARGET` in code (a span or a block) that the Makefile has no
     rule for (the kernel's and Buildroot's own targets are listed below);
   - a relative link, or the #anchor of one, that leads nowhere;
-  - in the README: more than 300 lines, no `git am` in the first 100, a
+  - in the README: more than 300 lines, no `git am` command or no
+    `mount -t lwnfs` command in the first 100, a
     block of its applying section that applies the series and does not
     start with `cd linux` (scripts/check-apply.sh runs those blocks), a
     demo command the demo guest (guest/tests.sh run_demo) does not type;
@@ -37,7 +38,7 @@ DIARY = ["this release", "earlier release", "previous release", "next release",
 COUNTED = (r"stages?|packages?|tests?|cases?|patches|bases?|KUnit|kselftests?|passed|"
            r"failed|runs|lines? of")
 COUNT_RE = re.compile(r"(?<![\w.~+-])\d[\d,]*\s+(?:" + COUNTED + r")\b")
-GENERATED = re.compile(r"<!-- lines: begin.*?<!-- lines: end -->", re.S)
+GENERATED = re.compile(r"<!-- (\w+): begin.*?<!-- \1: end -->", re.S)
 LINK_RE = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 MAKE_RE = re.compile(r"(?:^|[\s;&|(`$])make((?:\s+[A-Z_][A-Z0-9_]*=\S*)*)\s+([a-z][a-z0-9_-]*)")
 
@@ -147,7 +148,7 @@ def demo_commands():
     with open(os.path.join(TOP, "guest/tests.sh")) as f:
         text = f.read()
     body = re.search(r"^run_demo\(\) \{\n(.*?)^\}", text, re.M | re.S).group(1)
-    return {re.sub(r'^"(.*)"$', r"\1", c.strip()) for c in re.findall(r"^\s*say (.*)$", body, re.M)}
+    return {re.sub(r'^"(.*)"$', r"\1", c.strip()) for c in re.findall(r"^\s*say(?:_fails)? (.*)$", body, re.M)}
 
 
 def check_readme(text):
@@ -155,9 +156,13 @@ def check_readme(text):
     lines = text.split("\n")
     if len(lines) - (lines[-1] == "") > 300:
         err(path, len(lines), f"{len(lines)} lines: the README has at most 300")
-    first = next((n for n, l in enumerate(lines, 1) if "git am" in l), None)
+    first = next((n for n, l in enumerate(lines, 1) if l.startswith("git am ")), None)
     if first is None or first > 100:
         err(path, first or 1, "the first `git am` must come within the first 100 lines")
+    mount = next((n for n, l in enumerate(lines, 1) if l.startswith("mount -t lwnfs ")), None)
+    if mount is None or mount > 100:
+        err(path, mount or 1, "applying, enabling and mounting (`mount -t lwnfs ...`) must end "
+                              "within the first 100 lines")
     apply = section(text, "<!-- apply: begin -->", "<!-- apply: end -->")
     if apply is None:
         err(path, 1, "no '<!-- apply: begin -->' ... '<!-- apply: end -->' section")
