@@ -27,7 +27,7 @@ help:
 	@echo "Change it:"
 	@echo "  make patches     regenerate patches/, series, module/ (the out-of-tree module of each base) and"
 	@echo "                   meta-lwnfs's .scc files from fs-lwnfs/, Documentation/, split/, deltas/, and the"
-	@echo "                   README's table of the lines"
+	@echo "                   README's tables of the lines and the tiers"
 	@echo "  make sync        check that all of those match a fresh generation"
 	@echo "  make module-source  BASE's out-of-tree module source into DIR=... (a new directory)"
 	@echo "  make edit        BASE's series as git commits in a work tree (its path: the last line);"
@@ -107,7 +107,7 @@ fetch-all:
 	@for b in $(BASES); do $(S)/fetch-base.sh $$b || [ $$? = 4 ] || exit 1; done
 
 fetch-tools:
-	@$(S)/deps.sh --warn demo
+	@$(S)/deps.sh --warn demo build
 	@$(S)/fetch-sparse.sh
 
 bump:
@@ -178,7 +178,7 @@ consumers:
 
 VARIANT ?= y
 build:
-	@$(S)/deps.sh --warn demo build
+	@$(S)/deps.sh --warn demo build$(if $(filter clang,$(VARIANT)), clang)
 	@$(S)/build.sh $(BASE) $(VARIANT)
 
 module:

@@ -61,7 +61,7 @@ ran=0
 for block in "$work/readme"/*.sh; do
 	[ -f "$block" ] || continue
 	n=$(basename "$block" .sh)
-	grep -qE '(^|[[:space:]])(git am|patch|quilt) ' "$block" || continue
+	grep -qE '(^|[[:space:];&|])(git am|git apply|patch|quilt|b4) ' "$block" || continue
 	[ "$(head -n 1 "$block")" = "cd linux" ] ||
 		die "the README's block $n of its applying section applies the series and does not start with 'cd linux'"
 	line=$(grep -o '/patches/v[0-9.]*[0-9]' "$block" | sort -u)

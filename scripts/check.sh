@@ -258,8 +258,6 @@ write_times() {
 		printf '%s\n' "${times[@]}"
 	} >"$f"
 	echo "stage times: ${f#"$LWNFS_TOP"/}"
-	# the README's table of the tiers gives the totals
-	"$LWNFS_TOP/scripts/gen-docs.sh"
 }
 
 check_table

@@ -6,11 +6,11 @@
 #          kernels make distro boots (bases.conf, configs/distro.conf, and
 #          the tiers' plans: configs/stages.conf through check.sh --plan,
 #          as if every git base's clone were here)
-#   tiers  what each tier runs: its stages, the kernels it builds
-#          (build.sh, and check-cross.sh's =y and =m, and kunit-uml.sh),
-#          the guests it boots (guest.sh, and the Debian kernels of
-#          distro.sh), and the total of its last whole run that passed
-#          (docs/timings/, which check.sh writes, and then this)
+#   tiers  what each tier runs, with every line's tree: its stages, the
+#          kernels it builds (build.sh, and check-cross.sh's =y and =m, and
+#          kunit-uml.sh), the guests it boots (guest.sh, and the Debian
+#          kernels of distro.sh). The times of the last whole runs are not
+#          here but in docs/timings/, which check.sh writes.
 #
 # usage: scripts/gen-docs.sh [--check]   (--check: fail if the README's
 #                                         tables are not what this makes)
@@ -25,10 +25,25 @@ check=0
 [ "${1:-}" != --check ] || check=1
 readme=$LWNFS_TOP/README.md
 
+# each tier's plan, made once and side by side (check.sh --plan takes
+# seconds)
+declare -A plans=()
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for t in quick check all soak; do
+	"$LWNFS_TOP/scripts/check.sh" --plan "$t" >"$tmp/$t" &
+done
+for t in quick check all soak; do
+	wait -n || die "check.sh --plan failed"
+done
+for t in quick check all soak; do
+	plans[$t]=$(cat "$tmp/$t")
+done
+
 # the plan of a tier: "ARCH BASE VARIANT" per guest, "build ARCH BASE" per
 # cross build
 plan() {
-	"$LWNFS_TOP/scripts/check.sh" --plan "$1" | awk '
+	awk '
 		/ guest\.sh / {
 			arch = "x86_64"
 			for (i = 1; i <= NF; i++) {
@@ -38,7 +53,7 @@ plan() {
 		}
 		/ check-cross\.sh / {
 			for (i = 1; i <= NF; i++) if ($i == "check-cross.sh") print "build", $(i + 1), $(i + 2)
-		}'
+		}' <<<"${plans[$1]}"
 }
 check_plan=$(plan check)
 all_plan=$(plan all)
@@ -106,13 +121,13 @@ lines_table() {
 
 # kernels TIER, guests TIER: what the tier's plan builds and boots
 kernels() {
-	"$LWNFS_TOP/scripts/check.sh" --plan "$1" | awk '
+	awk '
 		/ build\.sh / { n++ } / check-cross\.sh / { n += 2 } / kunit-uml\.sh / { n++ }
-		END { print n + 0 }'
+		END { print n + 0 }' <<<"${plans[$1]}"
 }
 guests() {
 	local n words b
-	n=$("$LWNFS_TOP/scripts/check.sh" --plan "$1" | grep -c ' guest\.sh ' || true)
+	n=$(grep -c ' guest\.sh ' <<<"${plans[$1]}" || true)
 	# distro.sh --tier TIER BASE... or --base BASE: the Debian kernels of
 	# those bases (of that tier)
 	while read -ra words; do
@@ -120,7 +135,7 @@ guests() {
 		--tier) for b in "${words[@]:2}"; do n=$((n + $(debian_kernels "$b" "${words[1]}"))); done ;;
 		--base) n=$((n + $(debian_kernels "${words[1]}"))) ;;
 		esac
-	done < <("$LWNFS_TOP/scripts/check.sh" --plan "$1" | sed -n 's/.* distro\.sh //p')
+	done < <(sed -n 's/.* distro\.sh //p' <<<"${plans[$1]}")
 	echo "$n"
 }
 # debian_kernels BASE [TIER]: how many of configs/distro.conf's kernels
@@ -132,22 +147,13 @@ debian_kernels() {
 	done
 	echo "$n"
 }
-# last TIER: the totals of the tier's last whole runs, warm and cold
-last() {
-	local f out=()
-	for f in "$1" "$1-cold"; do
-		[ -f "$LWNFS_TOP/docs/timings/$f.txt" ] || continue
-		out+=("[$(sed -n 's/^total: //p' "$LWNFS_TOP/docs/timings/$f.txt")$([ "$f" = "$1" ] || echo ' cold')](docs/timings/$f.txt)")
-	done
-	list_or "none recorded" "${out[@]}"
-}
 tiers_table() {
-	echo "| command | stages | kernels built | guests booted | last whole run |"
-	echo "|---|---|---|---|---|"
+	echo "| command | stages | kernels built | guests booted |"
+	echo "|---|---|---|---|"
 	local t cmd
 	for t in quick check all soak; do
 		case $t in all) cmd="make check-all" ;; soak) cmd="make soak" ;; *) cmd="make $t" ;; esac
-		echo "| \`$cmd\` | $("$LWNFS_TOP/scripts/check.sh" --plan "$t" | tail -n +2 | grep -c .) | $(kernels "$t") | $(guests "$t") | $(last "$t") |"
+		echo "| \`$cmd\` | $(tail -n +2 <<<"${plans[$t]}" | grep -c .) | $(kernels "$t") | $(guests "$t") |"
 	done
 }
 
@@ -170,13 +176,12 @@ for name in lines tiers; do
 		status=1
 		continue
 	fi
-	tmp=$(mktemp)
+	newreadme=$tmp/README.md
 	awk -v b="$begin" -v e="$end" -v f=<(echo "$new") '
 		$0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
 		$0 == e { skip = 0; next }
-		!skip' "$readme" >"$tmp"
-	cat "$tmp" >"$readme"
-	rm -f "$tmp"
+		!skip' "$readme" >"$newreadme"
+	cat "$newreadme" >"$readme"
 	info "README.md: the $name table rewritten"
 done
 exit $status

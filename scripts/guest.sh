@@ -181,10 +181,12 @@ mkdir -p "$(dirname "$log")"
 # WARNING, BUG, ...), and fail if it reported anything. With MARK (DEMO,
 # SHELL), the guest's own output between LWNFS-MARK-START and -END is not
 # read: what a user's script prints is not the kernel's (the kernel's
-# lines of that time are in the log dumped after it).
+# lines of that time are in the log dumped after it). Without the END
+# marker (a crash) all of it is read.
 kernel_reports() {
-	local found
-	found=$(tr -d '\r' <"$log" | awk -v m="${1:-}" '
+	local found m=${1:-}
+	grep -q "^LWNFS-$m-END" "$log" || m=''
+	found=$(tr -d '\r' <"$log" | awk -v m="$m" '
 		m != "" && $0 ~ "^LWNFS-" m "-START" { skip = 1 }
 		!skip
 		m != "" && $0 ~ "^LWNFS-" m "-END" { skip = 0 }' | grep -E "$kernel_problem_re" || true)
@@ -192,6 +194,12 @@ kernel_reports() {
 	echo "--- the kernel reported problems ($log):"
 	printf '%s\n' "$found"
 	die "$base ($arch, $label): the kernel reported problems"
+}
+
+# between MARK: the guest's output between its LWNFS-MARK-START and -END
+# lines (to the log's end when it has no END)
+between() {
+	awk -v m="$1" '$0 ~ "^LWNFS-" m "-END" { exit } on { print } $0 ~ "^LWNFS-" m "-START" { on = 1 }' "$log"
 }
 
 if [ "$guest_mode" = shell ]; then
@@ -237,7 +245,7 @@ if [ "$mode" = bench ]; then
 fi
 
 if [ "$mode" = demo ]; then
-	sed -n '/^LWNFS-DEMO-START/,/^LWNFS-DEMO-END/p' "$log" | sed '1d;$d'
+	between DEMO
 	kernel_reports DEMO
 	grep -q '^LWNFS-DEMO-END' "$log" || die "the demo did not finish (log: $log)"
 	grep -q '^LWNFS-DEMO-END rc=0$' "$log" || die "a command of the demo failed (above; log: $log)"
@@ -246,7 +254,7 @@ if [ "$mode" = demo ]; then
 fi
 
 if [ "$guest_mode" = script ]; then
-	sed -n '/^LWNFS-SHELL-START/,/^LWNFS-SHELL-END/p' "$log" | sed '1d;$d'
+	between SHELL
 	status=$(sed -n 's/^LWNFS-SHELL-END rc=\([0-9]*\)$/\1/p' "$log")
 	kernel_reports SHELL
 	[ -n "$status" ] || die "the guest did not finish the script (log: $log)"

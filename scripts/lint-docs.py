@@ -16,7 +16,7 @@ It fails on:
   - outside CHANGELOG.md, a diary phrase ("this release", "was not
     timed", ...);
   - a count typed by hand: a number before "stages", "tests", "patches",
-    "bases", "passed" and the like, outside the generated table.
+    "bases", "passed" and the like, outside the generated tables.
 """
 import os
 import re
@@ -38,7 +38,9 @@ DIARY = ["this release", "earlier release", "previous release", "next release",
 COUNTED = (r"stages?|packages?|tests?|cases?|patches|bases?|KUnit|kselftests?|passed|"
            r"failed|runs|lines? of")
 COUNT_RE = re.compile(r"(?<![\w.~+-])\d[\d,]*\s+(?:" + COUNTED + r")\b")
-GENERATED = re.compile(r"<!-- (\w+): begin.*?<!-- \1: end -->", re.S)
+# the tables scripts/gen-docs.sh writes
+GENERATED = re.compile(r"<!-- (lines|tiers): begin.*?<!-- \1: end -->", re.S)
+APPLIES = re.compile(r"(^|[\s;&|])(git am|git apply|patch|quilt|b4) ")
 LINK_RE = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 MAKE_RE = re.compile(r"(?:^|[\s;&|(`$])make((?:\s+[A-Z_][A-Z0-9_]*=\S*)*)\s+([a-z][a-z0-9_-]*)")
 
@@ -169,7 +171,7 @@ def check_readme(text):
     else:
         found = 0
         for start, block in blocks(apply):
-            applies = any(re.search(r"\b(git am|patch |quilt )", l) for l in block)
+            applies = any(APPLIES.search(l) for l in block)
             if applies and (not block or block[0].strip() != "cd linux"):
                 err(path, start, "a block that applies the series must start with `cd linux`, "
                                  "for scripts/check-apply.sh runs it")
@@ -203,7 +205,7 @@ def main():
             check_readme(text)
     gen = subprocess.run([os.path.join(TOP, "scripts/gen-docs.sh"), "--check"])
     if gen.returncode:
-        errors.append("README.md: the table of the lines is stale (scripts/gen-docs.sh --check)")
+        errors.append("README.md: a generated table is stale (scripts/gen-docs.sh --check)")
     for e in errors:
         print(e)
     if errors:
