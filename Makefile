@@ -15,7 +15,8 @@ help:
 	@echo
 	@echo "Use it:"
 	@echo "  make demo        fetch, apply, build and boot BASE; show lwnfs at work  [root net GB]"
-	@echo "  make shell       the same kernel, an interactive shell with lwnfs on /lwnfs  [root net GB]"
+	@echo "  make shell       the same kernel, a shell in /lwnfs (x86_64: the boot in a log); a script on"
+	@echo "                   standard input runs there, and a failing one fails make shell  [root net GB]"
 	@echo "  make try         TREE=/path/to/linux [CONFIG=.config]: your own kernel tree (git or tarball),"
 	@echo "                   untouched: which series applies how (git am, -3, patch, Yocto), then"
 	@echo "                   fs/lwnfs built against its config (APPLY_ONLY=1: no build)  [GB]"
