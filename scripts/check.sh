@@ -248,11 +248,8 @@ write_times() {
 	commit=$(git -C "$LWNFS_TOP" describe --always --dirty 2>/dev/null || echo unknown)
 	mkdir -p "${f%/*}"
 	{
-		echo "# make $([ "$tier" = all ] && echo check-all || echo "$tier"): stage times of the last whole run that passed (scripts/check.sh writes this file)"
-		echo "date: $(date -u '+%F %T') UTC"
-		echo "commit: $commit"
-		echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)"
-		echo "cache at the start: $cache_state"
+		timings_head "make $([ "$tier" = all ] && echo check-all || echo "$tier"): stage times of the last whole run that passed" \
+			"$commit" "$cache_state"
 		echo "total: $((SECONDS - run_start))s"
 		not_run | sed 's/^/without a tree: /'
 		printf '%s\n' "${times[@]}"
@@ -268,9 +265,8 @@ if [ $list = 1 ]; then
 	not_run
 	exit 0
 fi
-cache_state="warm" cold=''
-[ -n "$(find "$LWNFS_CACHE/trees" "$LWNFS_CACHE/build" "$LWNFS_CACHE/ccache" -mindepth 1 -print -quit 2>/dev/null)" ] ||
-	cache_state="empty (no trees, builds or ccache)" cold=-cold
+cold=$(cache_cold) cache_state="warm"
+[ -z "$cold" ] || cache_state="empty (no trees, builds or ccache)"
 run_phase setup
 clang_notes
 not_run

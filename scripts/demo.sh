@@ -20,9 +20,8 @@ check_base "$base"
 S=$LWNFS_TOP/scripts
 t0=$SECONDS
 times=()
-cache_state="warm" cold=''
-[ -n "$(find "$LWNFS_CACHE/trees" "$LWNFS_CACHE/build" "$LWNFS_CACHE/ccache" -mindepth 1 -print -quit 2>/dev/null)" ] ||
-	cache_state="empty (no trees, builds or ccache)" cold=-cold
+cold=$(cache_cold) cache_state="warm"
+[ -z "$cold" ] || cache_state="empty (no trees, builds or ccache)"
 
 # step WHAT COMMAND...: run one step, printing its elapsed time every 15 s
 # while it runs (a cold kernel build is minutes of silence otherwise).
@@ -50,11 +49,7 @@ write_times() {
 	commit=$(git -C "$LWNFS_TOP" describe --always --dirty 2>/dev/null || echo unknown)
 	mkdir -p "${f%/*}" || return 1
 	{
-		echo "# make demo: step times of the last demo that passed (scripts/demo.sh writes this file)"
-		echo "date: $(date -u '+%F %T') UTC"
-		echo "commit: $commit"
-		echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)"
-		echo "cache at the start: $cache_state"
+		timings_head "make demo: step times of the last demo that passed" "$commit" "$cache_state"
 		echo "packages installed by the first step: $installed"
 		echo "total: $((SECONDS - t0))s"
 		printf '%s\n' "${times[@]}"

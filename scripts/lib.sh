@@ -342,6 +342,23 @@ lock_cache() {
 # shellcheck disable=SC2034
 kernel_problem_re='WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|KCSAN:|kmemleak:|possible (circular|recursive) locking|general protection fault|blocked for more than|soft lockup|ODEBUG:|Busy inodes after unmount|trying to register non-static key|detected stalls|invoked oom-killer|messages dropped'
 
+# The timing files of docs/timings/, which check.sh and demo.sh write after
+# a run that passed. cache_cold: "-cold" (the file name's suffix) when the
+# cache holds no trees, builds or ccache. timings_head TITLE COMMIT STATE:
+# the lines each such file starts with (COMMIT taken before the file is
+# written, which makes the tree dirty).
+cache_cold() {
+	[ -n "$(find "$LWNFS_CACHE/trees" "$LWNFS_CACHE/build" "$LWNFS_CACHE/ccache" -mindepth 1 -print -quit 2>/dev/null)" ] ||
+		echo -cold
+}
+timings_head() {
+	echo "# $1 (scripts/$(basename "$0") writes this file)"
+	echo "date: $(date -u '+%F %T') UTC"
+	echo "commit: $2"
+	echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)"
+	echo "cache at the start: $3"
+}
+
 # The rest of the helpers, by job.
 # shellcheck source=scripts/lib-build.sh
 . "$LWNFS_TOP/scripts/lib-build.sh"
