@@ -149,16 +149,10 @@ static void lwnfs_test_format(struct kunit *test)
 
 /* ---- instances mounted in the kernel ---- */
 
-/* Parse one mount option into @fc, as mount(2) does. */
-static int lwnfs_test_param(struct fs_context *fc, const char *key,
-			    const char *value)
-{
-	return vfs_parse_fs_string(fc, key, value);
-}
-
+/* fc_mount()'s match: the mount is no kern_mount() */
 static void lwnfs_test_umount(void *mnt)
 {
-	kern_unmount(mnt);
+	mntput(mnt);
 }
 
 /*
@@ -189,7 +183,7 @@ static struct vfsmount *lwnfs_test_mount(struct kunit *test,
 	fc = fs_context_for_mount(lwnfs_test_type(test), SB_KERNMOUNT);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
 	for (; opts && opts[0]; opts += 2) {
-		ret = lwnfs_test_param(fc, opts[0], opts[1]);
+		ret = vfs_parse_fs_string(fc, opts[0], opts[1]);
 		if (ret)
 			put_fs_context(fc);
 		KUNIT_ASSERT_EQ_MSG(test, 0, ret, "%s=%s", opts[0], opts[1]);
@@ -207,20 +201,10 @@ static void lwnfs_test_fput(void *file)
 	fput(file);
 }
 
-/*
- * Open @name in the instance of @mnt; the file, or an ERR_PTR(). A one-line
- * wrapper, so that v5.10, which has no file_open_root_mnt(), changes only it.
- */
-static struct file *lwnfs_test_try_open(struct vfsmount *mnt, const char *name,
-					int flags)
-{
-	return file_open_root_mnt(mnt, name, flags, 0);
-}
-
 static struct file *lwnfs_test_open(struct kunit *test, struct vfsmount *mnt,
 				    const char *name, int flags)
 {
-	struct file *file = lwnfs_test_try_open(mnt, name, flags);
+	struct file *file = file_open_root_mnt(mnt, name, flags, 0);
 
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "open %s: %d", name,
 			       PTR_ERR_OR_ZERO(file));
@@ -350,7 +334,7 @@ static void lwnfs_test_layout_simple(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		for (j = 0; j <= i; j++)
 			KUNIT_EXPECT_EQ(test, (u64)j, lwnfs_test_take(test, f[i]));
-	none = lwnfs_test_try_open(mnt, "counter", O_RDONLY);
+	none = file_open_root_mnt(mnt, "counter", O_RDONLY, 0);
 	KUNIT_EXPECT_EQ(test, -ENOENT, PTR_ERR_OR_ZERO(none));
 	if (!IS_ERR(none))
 		fput(none);
@@ -400,7 +384,7 @@ static void lwnfs_test_create(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 2, lwnfs_test_put(f, "9\n"));
 	KUNIT_EXPECT_EQ(test, 9ULL, lwnfs_test_take(test, f));
 	KUNIT_EXPECT_EQ(test, 0ULL, lwnfs_test_take(test, c));
-	again = lwnfs_test_try_open(mnt, "new", O_RDWR | O_CREAT | O_EXCL);
+	again = file_open_root_mnt(mnt, "new", O_RDWR | O_CREAT | O_EXCL, 0);
 	KUNIT_EXPECT_EQ(test, -EEXIST, PTR_ERR_OR_ZERO(again));
 	if (!IS_ERR(again))
 		fput(again);
@@ -421,7 +405,7 @@ static void lwnfs_test_max_entries(struct kunit *test)
 	lwnfs_test_open(test, mnt, "a", O_RDWR | O_CREAT | O_EXCL);
 	KUNIT_ASSERT_EQ(test, 0, vfs_statfs(&root, &st));
 	KUNIT_EXPECT_EQ(test, 0ULL, st.f_ffree);
-	f = lwnfs_test_try_open(mnt, "b", O_RDWR | O_CREAT | O_EXCL);
+	f = file_open_root_mnt(mnt, "b", O_RDWR | O_CREAT | O_EXCL, 0);
 	KUNIT_EXPECT_EQ(test, -ENOSPC, PTR_ERR_OR_ZERO(f));
 	if (!IS_ERR(f))
 		fput(f);
@@ -438,12 +422,12 @@ static void lwnfs_test_max_entries_too_few(struct kunit *test)
 
 	fc = fs_context_for_mount(lwnfs_test_type(test), SB_KERNMOUNT);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
-	KUNIT_EXPECT_EQ(test, 0, lwnfs_test_param(fc, "max_entries", "2"));
+	KUNIT_EXPECT_EQ(test, 0, vfs_parse_fs_string(fc, "max_entries", "2"));
 	mnt = fc_mount(fc);
 	put_fs_context(fc);
 	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR_OR_ZERO(mnt));
 	if (!IS_ERR(mnt))
-		kern_unmount(mnt);
+		mntput(mnt);
 }
 
 /* layout=simple is fixed: a create is EPERM. */
@@ -453,7 +437,7 @@ static void lwnfs_test_simple_no_create(struct kunit *test)
 	struct vfsmount *mnt = lwnfs_test_mount(test, opts);
 	struct file *f;
 
-	f = lwnfs_test_try_open(mnt, "new", O_RDWR | O_CREAT | O_EXCL);
+	f = file_open_root_mnt(mnt, "new", O_RDWR | O_CREAT | O_EXCL, 0);
 	KUNIT_EXPECT_EQ(test, -EPERM, PTR_ERR_OR_ZERO(f));
 	if (!IS_ERR(f))
 		fput(f);
@@ -472,7 +456,7 @@ static void lwnfs_test_bad_options(struct kunit *test)
 		fc = fs_context_for_mount(lwnfs_test_type(test), SB_KERNMOUNT);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
 		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
-				    lwnfs_test_param(fc, bad[i][0], bad[i][1]),
+				    vfs_parse_fs_string(fc, bad[i][0], bad[i][1]),
 				    "%s=%s", bad[i][0], bad[i][1]);
 		put_fs_context(fc);
 	}
@@ -527,7 +511,7 @@ static void lwnfs_test_option(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
 	ctx = fc->fs_private;
 	opts = &ctx->opts;
-	KUNIT_EXPECT_EQ(test, c->err, lwnfs_test_param(fc, c->key, c->value));
+	KUNIT_EXPECT_EQ(test, c->err, vfs_parse_fs_string(fc, c->key, c->value));
 	if (c->err || kstrtouint(c->value, strcmp(c->key, "mode") ? 10 : 8, &n))
 		n = ~0U;
 	/* only an accepted option counts as named, for a remount */
@@ -607,11 +591,16 @@ static int lwnfs_test_cmp_u64(const void *a, const void *b)
 }
 
 /*
- * Kernel threads reading at once get every value exactly once. A thread
- * that fails to start is an expectation failure, not an assertion: the
- * threads already running use r and the open files, so they are waited
- * for before anything else is judged. r is not on the stack: with lockdep,
- * eight completions make the frame too large.
+ * Kernel threads reading one open file at once get every value exactly
+ * once. On one CPU, as on UML, the threads take turns and seldom meet
+ * inside a read, so a read that took the value and incremented it in two
+ * steps would seldom fail here: the kselftest's concurrent_readers, on
+ * several CPUs, is the test of that.
+ *
+ * A thread that fails to start is an expectation failure, not an
+ * assertion: the threads already running use r and the file, so they are
+ * waited for before anything else is judged. r is not on the stack: with
+ * lockdep, eight completions make the frame too large.
  */
 static void lwnfs_test_kthreads(struct kunit *test)
 {
@@ -627,8 +616,9 @@ static void lwnfs_test_kthreads(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, vals);
 	r = kunit_kcalloc(test, LWNFS_TEST_THREADS, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
+	f = lwnfs_test_open(test, mnt, "counter", O_RDONLY);
 	for (i = 0; i < LWNFS_TEST_THREADS; i++) {
-		r[i].file = lwnfs_test_open(test, mnt, "counter", O_RDONLY);
+		r[i].file = f;
 		r[i].vals = vals + i * LWNFS_TEST_READS;
 		init_completion(&r[i].done);
 	}

@@ -60,22 +60,15 @@ make_states() {
 	done
 }
 
-# resolve_removed: a merge result on stdin, resolved on stdout. The one
-# conflict that has a sure answer is a base delta changing lines that the
-# state does not have yet, because a later patch adds them: the state's side
-# of the conflict is empty and wins. Any other conflict fails.
+# resolve_removed: a merge result on stdin, resolved on stdout: a conflict
+# where the state's side is empty (a base delta changing lines that a later
+# patch adds) or where the two sides change lines next to each other
+# (scripts/resolve-merge.py says how). Any other conflict fails.
 # The merge is asked for diff3 output (with the base's side): without it,
 # git trims lines common to both sides off a conflict, and a state's empty
 # side can come out holding a line or two that the merge moved there.
 resolve_removed() {
-	awk '
-		/^<<<<<<< / { in_ours = 1; ours = 0; next }
-		/^\|\|\|\|\|\|\| / && in_ours { in_ours = 0; in_base = 1; if (ours) exit 1; next }
-		/^=======$/ && in_base { in_base = 0; in_theirs = 1; next }
-		/^>>>>>>> / && in_theirs { in_theirs = 0; next }
-		in_ours { ours++; next }
-		in_base || in_theirs { next }
-		{ print }'
+	python3 "$LWNFS_TOP/scripts/resolve-merge.py"
 }
 
 # merge_states DIR FINAL: turn the newest base's states in DIR into an older

@@ -7,6 +7,8 @@
  */
 
 #define _GNU_SOURCE
+/* 64-bit offsets on 32-bit machines too: the seek test goes past 2 GiB */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,12 +27,15 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <grp.h>
 #include <pthread.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <linux/capability.h>
 #include <linux/magic.h>
 
 #include "../../kselftest_harness.h"
@@ -1369,13 +1374,14 @@ static int attrib_events(int in, const char *name)
 }
 
 /*
- * A remount's uid= and gid= change an entry's owner as chown(2) by root
- * does: a counter loses S_ISUID, and S_ISGID if it is group-executable, so
- * that the remount makes no set-id program of a new owner; a counter with
- * S_ISGID but not S_IXGRP keeps it (06755 becomes 0755, 04644 0644, 02644
- * stays). Its ctime moves, and inotify reports IN_ATTRIB on the file's
- * watch and, for the child, on its directory's. A directory keeps its
- * S_ISGID, as chown(2) leaves it.
+ * A remount's uid= and gid= change a layout entry's owner as chown(2) by
+ * root does: a counter loses S_ISUID, and S_ISGID if it is group-executable,
+ * so that the remount makes no set-id program of a new owner; a counter
+ * with S_ISGID but not S_IXGRP keeps it (06755 becomes 0755, 04644 0644,
+ * 02644 stays). Its ctime moves, and inotify reports IN_ATTRIB on the
+ * file's watch and, for the child, on its directory's. A directory keeps
+ * its S_ISGID, as chown(2) leaves it. layout=simple's counters are the
+ * layout's entries here.
  */
 TEST_F(lwnfs, remount_chown_clears_setid)
 {
@@ -1384,24 +1390,21 @@ TEST_F(lwnfs, remount_chown_clears_setid)
 		mode_t mode;	/* set by a chmod after the user's chown */
 		mode_t after;	/* after the remount */
 	} files[] = {
-		{ "counter", 06755, 0755 },
-		{ "suid", 04644, 0644 },
-		{ "sgid", 02644, 02644 },
+		{ "counter0", 06755, 0755 },
+		{ "counter1", 04644, 0644 },
+		{ "counter2", 02644, 02644 },
 	};
+	char *simple = lwnfs_mount("layout=simple");
 	char *subdir = strdup(path(self->dir, "subdir"));
 	/* a watch on the directory for each file: attrib_events() empties it */
 	int in_file[ARRAY_SIZE(files)], in_dir[ARRAY_SIZE(files)];
 	struct stat st0[ARRAY_SIZE(files)], st;
 	char *file[ARRAY_SIZE(files)];
 	unsigned int i;
-	int fd;
 
+	ASSERT_TRUE(set(simple));
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		file[i] = strdup(path(self->dir, files[i].name));
-		/* the layout's counter, and two new ones */
-		fd = open(file[i], O_CREAT | O_WRONLY, 0644);
-		ASSERT_GE(fd, 0) TH_LOG("create %s: %s", file[i], strerror(errno));
-		close(fd);
+		file[i] = strdup(path(simple, files[i].name));
 		/* a user's chown, then chmod, which leaves the bits set */
 		ASSERT_EQ(0, chown(file[i], 1000, 1000));
 		ASSERT_EQ(0, chmod(file[i], files[i].mode));
@@ -1412,12 +1415,13 @@ TEST_F(lwnfs, remount_chown_clears_setid)
 		ASSERT_EQ(0, stat(file[i], &st0[i]));
 		in_file[i] = watch_attrib(file[i]);
 		ASSERT_GE(in_file[i], 0);
-		in_dir[i] = watch_attrib(self->dir);
+		in_dir[i] = watch_attrib(simple);
 		ASSERT_GE(in_dir[i], 0);
 	}
 	/* the last file's chmod came after the others': a change shows after it */
 	wait_past(&st0[ARRAY_SIZE(files) - 1].st_ctim);
 
+	ASSERT_EQ(0, mount(NULL, simple, NULL, MS_REMOUNT, "uid=2000,gid=2000"));
 	ASSERT_EQ(0, mount(NULL, self->dir, NULL, MS_REMOUNT, "uid=2000,gid=2000"));
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		expect_owner(_metadata, file[i], S_IFREG | files[i].after, 2000, 2000);
@@ -1434,13 +1438,14 @@ TEST_F(lwnfs, remount_chown_clears_setid)
 	}
 	expect_owner(_metadata, subdir, S_IFDIR | 02755, 2000, 2000);
 	free(subdir);
+	lwnfs_umount(simple);
 }
 
 /*
- * A remount's uid= gives its owner to the entries that have a name: a
- * counter removed while it is still open is no longer one of them, and
- * keeps its owner, its mode and its ctime. The name made again is a new
- * counter, which the remount reaches.
+ * A remount's uid= reaches the layout's entries while they have a name: the
+ * layout's counter removed while it is still open keeps its owner, its mode
+ * and its ctime. The name made again is a user's counter, which the
+ * remount does not reach either.
  */
 TEST_F(lwnfs, remount_skips_removed)
 {
@@ -1466,7 +1471,8 @@ TEST_F(lwnfs, remount_skips_removed)
 	EXPECT_EQ(1000U, st.st_gid);
 	EXPECT_EQ(S_IFREG | 04755U, st.st_mode) TH_LOG("it has mode 0%o", st.st_mode);
 	EXPECT_TRUE(ts_same(&st0.st_ctim, &st.st_ctim));
-	expect_owner(_metadata, self->counter, S_IFREG | 0644, 2000, 0);
+	expect_owner(_metadata, self->counter, S_IFREG | 0644, 0, 0);
+	expect_owner(_metadata, path(self->dir, "subdir"), S_IFDIR | 0755, 2000, 0);
 	close(fd);
 }
 
@@ -1620,8 +1626,11 @@ static long option_value(const char *opts, const char *key)
 /*
  * Two processes remount one instance at once, one raising uid= step by
  * step, the other gid=. Neither may undo the other's change: read from
- * /proc/mounts meanwhile, neither value ever goes back, and both end at
- * their last value, on the files too.
+ * /proc/mounts meanwhile, and by each process right after each of its own
+ * remounts, neither value ever goes back, and both end at their last
+ * value, on the files too. A remount that applied an option it does not
+ * name (the default gid=0 with uid=) fails the process's own check at its
+ * first remount after the other's.
  */
 TEST_F(lwnfs, concurrent_remounts)
 {
@@ -1640,6 +1649,8 @@ TEST_F(lwnfs, concurrent_remounts)
 		pid[k] = fork();
 		ASSERT_GE(pid[k], 0);
 		if (pid[k] == 0) {
+			long seen = 0;
+
 			close(start[1]);
 			if (read(start[0], &go, 1) != 0)
 				_exit(2);
@@ -1647,6 +1658,10 @@ TEST_F(lwnfs, concurrent_remounts)
 				snprintf(opt, sizeof(opt), "%s%ld", keys[k], first[k] + i);
 				if (mount(NULL, self->dir, NULL, MS_REMOUNT, opt))
 					_exit(1);
+				v = option_value(mount_options(self->dir), keys[!k]);
+				if (v < seen)
+					_exit(3);
+				seen = v;
 			}
 			_exit(0);
 		}
@@ -1801,11 +1816,14 @@ TEST_F(lwnfs, service_user)
 	EXPECT_EQ(EACCES, as_user(1002, 1002, create_as, path(dir, "theirs")));
 	EXPECT_EQ(EACCES, as_user(1002, 1002, unlink_as, jobs));
 	EXPECT_EQ(0, value(jobs));
-	/* a remount's new uid= reaches every entry, those users made too */
+	/* a remount's new uid= reaches the root and the layout's entries */
 	ASSERT_EQ(0, touch(path(dir, "roots"), 0644));
 	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "uid=1003"));
-	expect_owner(_metadata, jobs, S_IFREG | 0644, 1003, 1000);
-	expect_owner(_metadata, path(dir, "roots"), S_IFREG | 0644, 1003, 0);
+	expect_owner(_metadata, dir, S_IFDIR | 0755, 1003, 1000);
+	expect_owner(_metadata, path(dir, "counter"), S_IFREG | 0644, 1003, 1000);
+	expect_owner(_metadata, jobs, S_IFREG | 0644, 1000, 1000);
+	expect_owner(_metadata, path(dir, "roots"), S_IFREG | 0644, 0, 0);
+	/* the root is 1003's now: 1000 may no longer remove names in it */
 	EXPECT_EQ(EACCES, as_user(1000, 1000, unlink_as, jobs));
 	EXPECT_EQ(0, as_user(1003, 1000, unlink_as, jobs));
 	EXPECT_EQ(-ENOENT, ok(access(jobs, F_OK)));
@@ -2089,18 +2107,16 @@ TEST_F(lwnfs, max_entries_remount)
 }
 
 /*
- * The race of creates and remounts makes RACE_REMOUNTS remounts. The
- * creator is held while the test checks the files, so the files it makes
- * grow with the remounts, not with the checks; RACE_ENTRIES, the
- * instance's max_entries, bounds them all the same, and reaching it is a
+ * The race of creates and remounts makes RACE_REMOUNTS remounts, each once
+ * the creator has made one more file; RACE_ENTRIES, the instance's
+ * max_entries, bounds the files all the same, and reaching it is a
  * failure.
  */
-#define RACE_REMOUNTS 10
+#define RACE_REMOUNTS 50
 #define RACE_ENTRIES 100000
 
 struct create_race {
 	int made;	/* how many creates have returned */
-	int hold;	/* set by the test: no creates for now */
 	int stop;	/* set by the test: no more creates */
 	int done;	/* set by the creator when it stops */
 };
@@ -2119,9 +2135,6 @@ static int race_creator(const char *dir, struct create_race *race)
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
 		return errno;
 	for (i = 0; !__atomic_load_n(&race->stop, __ATOMIC_RELAXED); i++) {
-		while (__atomic_load_n(&race->hold, __ATOMIC_RELAXED) &&
-		       !__atomic_load_n(&race->stop, __ATOMIC_RELAXED))
-			usleep(1000);
 		snprintf(name, sizeof(name), "%s/r%d", dir, i);
 		ret = -touch(name, 0644);
 		if (ret)
@@ -2133,26 +2146,15 @@ static int race_creator(const char *dir, struct create_race *race)
 }
 
 /*
- * A remount's uid= reaches every file whose create returned before the
- * remount(2) call began, while root goes on creating files. The creator
- * makes r0, r1, ... until the test stops it. For each remount, which
- * names a new uid so that none repeats the last, the test samples
- * race->made just before and just after mount(2) (before and after), and
- * then checks that each of r0 .. r(before - 1) has that remount's uid.
- * How many remounts had creates return while they ran (after > before)
- * is logged, not asserted: that is up to the scheduler. At the end, every
- * file is owned by root, its creator, or by one of the remounts' uids.
- *
- * What it cannot observe is the order inside a remount's walk: which
- * inode the walk had reached when a concurrent create linked its name, so
- * whether a file made during a remount should have the remount's owner or
- * its creator's. Its checks do not depend on how long anything takes: the
- * test waits for the creator's progress, never for a time.
+ * A remount's uid= reaches the layout's entries and none that a user made,
+ * also while root goes on creating files: whether a create returned before
+ * a remount, ran during it or came after it, the file keeps its creator's
+ * owner and mode, and the layout's counter ends with the last remount's
+ * owner. The test waits for the creator's progress, never for a time.
  */
-TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
+TEST_F_TIMEOUT(lwnfs, remount_spares_creates, LOAD_TIMEOUT)
 {
-	int i, k, before, after = 0, overlaps = 0, wrong = 0, other = 0;
-	int status, made, mount_err = 0;
+	int i, k, after = 0, status, made, mount_err = 0, touched = 0;
 	struct create_race *race;
 	char name[PATH_MAX], opts[32];
 	unsigned int uid = 0;
@@ -2173,7 +2175,7 @@ TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 		_exit(race_creator(dir, race));
 
 	/* no ASSERT until the creator has stopped: it would go on without us */
-	for (k = 0; k < RACE_REMOUNTS && !wrong; k++) {
+	for (k = 0; k < RACE_REMOUNTS; k++) {
 		/* remount while the creator makes files: one more since the last */
 		while (__atomic_load_n(&race->made, __ATOMIC_ACQUIRE) <= after &&
 		       !__atomic_load_n(&race->done, __ATOMIC_ACQUIRE))
@@ -2182,28 +2184,11 @@ TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 			break;
 		uid = 2000 + k;
 		snprintf(opts, sizeof(opts), "uid=%u", uid);
-		before = __atomic_load_n(&race->made, __ATOMIC_ACQUIRE);
 		if (mount(NULL, dir, NULL, MS_REMOUNT, opts)) {
 			mount_err = errno;
 			break;
 		}
 		after = __atomic_load_n(&race->made, __ATOMIC_ACQUIRE);
-		overlaps += after > before;
-		__atomic_store_n(&race->hold, 1, __ATOMIC_RELAXED);
-		for (i = 0; i < before; i++) {
-			snprintf(name, sizeof(name), "%s/r%d", dir, i);
-			if (stat(name, &st)) {
-				TH_LOG("remount %d: stat r%d: %s", k, i, strerror(errno));
-				wrong++;
-				break;
-			}
-			if (st.st_uid == uid)
-				continue;
-			if (!wrong++)
-				TH_LOG("remount %d: r%d (of %d made before it) has uid %u, not %u",
-				       k, i, before, st.st_uid, uid);
-		}
-		__atomic_store_n(&race->hold, 0, __ATOMIC_RELAXED);
 	}
 	__atomic_store_n(&race->stop, 1, __ATOMIC_RELAXED);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -2212,16 +2197,19 @@ TEST_F_TIMEOUT(lwnfs, remount_uid_races_creates, LOAD_TIMEOUT)
 		TH_LOG("the creator stopped after %d files: %s", race->made,
 		       strerror(WEXITSTATUS(status)));
 	EXPECT_EQ(0, mount_err) TH_LOG("remount %d: %s", k, strerror(mount_err));
-	EXPECT_EQ(0, wrong);
-	TH_LOG("%d of %d remounts had creates return while they ran", overlaps, k);
-	/* every file: its creator's owner, or one a remount gave it */
+	EXPECT_EQ(RACE_REMOUNTS, k);
 	made = race->made;
 	for (i = 0; i < made; i++) {
 		snprintf(name, sizeof(name), "%s/r%d", dir, i);
 		ASSERT_EQ(0, stat(name, &st));
-		other += st.st_uid != 0 && (st.st_uid < 2000 || st.st_uid > uid);
+		if (st.st_uid == 0 && st.st_mode == (S_IFREG | 0644))
+			continue;
+		if (!touched++)
+			TH_LOG("r%d of %d has uid %u and mode 0%o", i, made,
+			       st.st_uid, st.st_mode);
 	}
-	EXPECT_EQ(0, other);
+	EXPECT_EQ(0, touched);
+	expect_owner(_metadata, path(dir, "counter"), S_IFREG | 0644, uid, 0);
 	munmap(race, sizeof(*race));
 	lwnfs_umount(dir);
 }
@@ -2404,6 +2392,294 @@ TEST_F_TIMEOUT(lwnfs, churn, LOAD_TIMEOUT)
 	EXPECT_STREQ("3/0", entries(dir));
 	munmap(stop, sizeof(*stop));
 	lwnfs_umount(dir);
+}
+
+/*
+ * A seek may go past 2 GiB, as on ramfs, though i_size stays 0: reads
+ * there are at end of file, before a value is taken and after. A seek
+ * that would need more than 2^31 - 1 bytes of file fails on a filesystem
+ * that leaves s_maxbytes at its default.
+ */
+TEST_F(lwnfs, seek_past_2g)
+{
+	const off_t far = (off_t)1 << 31, farther = (off_t)1 << 40;
+	char buf[32];
+	int fd;
+
+	ASSERT_EQ(8, sizeof(off_t));
+	fd = open(self->counter, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(far, lseek(fd, far, SEEK_SET)) TH_LOG("lseek: %s", strerror(errno));
+	EXPECT_EQ(0, read(fd, buf, sizeof(buf)));
+	EXPECT_EQ(farther, lseek(fd, farther, SEEK_SET)) TH_LOG("lseek: %s", strerror(errno));
+	EXPECT_EQ(farther + 1, lseek(fd, 1, SEEK_CUR));
+	EXPECT_EQ(0, lseek(fd, 0, SEEK_END));
+	ASSERT_EQ(2, read(fd, buf, sizeof(buf)));
+	EXPECT_EQ(0, memcmp(buf, "0\n", 2));
+	EXPECT_EQ(0, pread(fd, buf, sizeof(buf), far));
+	close(fd);
+	EXPECT_EQ(1, value(self->counter));
+}
+
+/*
+ * A read whose copy to user space fails has taken a value all the same:
+ * EFAULT, and the next read gets the value after it.
+ */
+TEST_F(lwnfs, efault_read_takes_value)
+{
+	void *page;
+	int fd;
+
+	page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(page != MAP_FAILED);
+	fd = open(self->counter, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	errno = 0;
+	EXPECT_EQ(-1, read(fd, page, 32));
+	EXPECT_EQ(EFAULT, errno);
+	close(fd);
+	EXPECT_EQ(1, value(self->counter));
+	munmap(page, 4096);
+}
+
+/* A read takes a value but leaves the file's times alone, atime too. */
+TEST_F(lwnfs, read_keeps_times)
+{
+	struct stat st0, st;
+
+	ASSERT_EQ(0, stat(self->counter, &st0));
+	wait_past(&st0.st_ctim);
+	wait_past(&st0.st_atim);
+	EXPECT_EQ(0, value(self->counter));
+	ASSERT_EQ(0, stat(self->counter, &st));
+	EXPECT_TRUE(ts_same(&st0.st_atim, &st.st_atim));
+	EXPECT_TRUE(ts_same(&st0.st_mtim, &st.st_mtim));
+	EXPECT_TRUE(ts_same(&st0.st_ctim, &st.st_ctim));
+}
+
+/*
+ * What a counter does not offer: fallocate(2) and extended attributes
+ * are EOPNOTSUPP, as is a read with RWF_NOWAIT; O_DIRECT is EINVAL at
+ * open(2). None of them changes the value.
+ */
+TEST_F(lwnfs, unsupported)
+{
+	struct iovec iov;
+	char buf[32];
+	int fd;
+
+	fd = open(self->counter, O_RDWR);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(-EOPNOTSUPP, ok(fallocate(fd, 0, 0, 4096)));
+	EXPECT_EQ(-EOPNOTSUPP, ok(fsetxattr(fd, "user.lwnfs", "1", 1, 0)));
+	EXPECT_EQ(-EOPNOTSUPP, ok(fgetxattr(fd, "user.lwnfs", buf, sizeof(buf))));
+	iov.iov_base = buf;
+	iov.iov_len = sizeof(buf);
+	errno = 0;
+	EXPECT_EQ(-1, preadv2(fd, &iov, 1, 0, RWF_NOWAIT));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	close(fd);
+	errno = 0;
+	fd = open(self->counter, O_RDONLY | O_DIRECT);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	if (fd >= 0)
+		close(fd);
+	EXPECT_EQ(0, value(self->counter));
+}
+
+/*
+ * A mounter with CAP_SYS_ADMIN but neither CAP_DAC_OVERRIDE nor
+ * CAP_DAC_READ_SEARCH, as a service with a capability bounding set runs,
+ * mounts an instance whose root it may not search (uid=1000, mode=0700):
+ * the layout's entries are made with no permission check on the new root.
+ * The child's exit status: 0, the errno of the mount, or 200 and up for a
+ * step before it.
+ */
+static int mount_dropping_dac(const char *dir)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+	struct stat st;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return 200;
+	data[0].effective &= ~((1U << CAP_DAC_OVERRIDE) | (1U << CAP_DAC_READ_SEARCH));
+	if (syscall(SYS_capset, &hdr, data))
+		return 201;
+	if (mount("none", dir, "lwnfs", 0, "uid=1000,gid=1000,mode=0700"))
+		return errno;
+	/* the capabilities are gone: the new root is closed to this mounter */
+	if (stat(path(dir, "counter"), &st) != -1 || errno != EACCES)
+		return 202;
+	return 0;
+}
+
+TEST(mount_without_dac)
+{
+	char tmpl[] = "/tmp/lwnfs_nodac.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	int status;
+	pid_t pid;
+
+	ASSERT_TRUE(set(dir));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(mount_dropping_dac(dir));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("status %d (%s)", WEXITSTATUS(status), strerror(WEXITSTATUS(status)));
+	if (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 202) {
+		expect_owner(_metadata, dir, S_IFDIR | 0700, 1000, 1000);
+		expect_owner(_metadata, path(dir, "counter"), S_IFREG | 0644, 1000, 1000);
+		expect_owner(_metadata, path(dir, "subdir/subcounter"), S_IFREG | 0644,
+			     1000, 1000);
+		umount2(dir, MNT_DETACH);
+	}
+	rmdir(dir);
+}
+
+/*
+ * The filesystem options of the mount on @dir as /proc/self/mountinfo shows
+ * them, without the read-only or read-write flag that leads them: what
+ * util-linux's mount(8) passes again on "mount -o remount,ro DIR" when
+ * /etc/fstab has no line for DIR. "" if @dir is not an lwnfs mount.
+ */
+static const char *mountinfo_options(const char *dir)
+{
+	static char line[1024], opts[512];
+	char mnt[256], *sep;
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+
+	opts[0] = '\0';
+	if (!f)
+		return opts;
+	while (fgets(line, sizeof(line), f)) {
+		sep = strstr(line, " - lwnfs ");
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %255s", mnt) != 1 ||
+		    strcmp(mnt, dir) || sscanf(sep, " - lwnfs %*s %511s", opts) != 1)
+			continue;
+		if (!strncmp(opts, "rw,", 3) || !strncmp(opts, "ro,", 3))
+			memmove(opts, opts + 3, strlen(opts + 3) + 1);
+		else if (!strcmp(opts, "rw") || !strcmp(opts, "ro"))
+			opts[0] = '\0';
+		break;
+	}
+	fclose(f);
+	return opts;
+}
+
+static int create_setuid_as(const char *file)
+{
+	int fd = open(file, O_CREAT | O_EXCL | O_WRONLY, 0644);
+
+	if (fd < 0)
+		return errno;
+	if (fchmod(fd, 04644))
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * A remount as mount(8) makes it, with the options mountinfo shows passed
+ * again, leaves a user's file as it was: the owner and the set-uid bit of
+ * user 2000's 04644 file in a 1777 instance of uid=1000 survive
+ * "remount,ro" and "remount,rw". The layout's counter and the root keep
+ * the instance's owner, and the root its mode.
+ */
+TEST_F(lwnfs, remount_as_mount8)
+{
+	char *dir = lwnfs_mount("uid=1000,gid=1000,mode=1777");
+	char opts[512], *mine;
+
+	ASSERT_TRUE(set(dir));
+	mine = strdup(path(dir, "mine"));
+	ASSERT_EQ(0, as_user(2000, 2000, create_setuid_as, mine));
+	expect_owner(_metadata, mine, S_IFREG | 04644, 2000, 2000);
+	snprintf(opts, sizeof(opts), "%s", mountinfo_options(dir));
+	EXPECT_STREQ("uid=1000,gid=1000,mode=1777", opts);
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT | MS_RDONLY, opts));
+	expect_owner(_metadata, mine, S_IFREG | 04644, 2000, 2000);
+	snprintf(opts, sizeof(opts), "%s", mountinfo_options(dir));
+	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, opts));
+	expect_owner(_metadata, mine, S_IFREG | 04644, 2000, 2000);
+	expect_owner(_metadata, dir, S_IFDIR | 01777, 1000, 1000);
+	expect_owner(_metadata, path(dir, "counter"), S_IFREG | 0644, 1000, 1000);
+	EXPECT_EQ(0, value(mine));
+	free(mine);
+	lwnfs_umount(dir);
+}
+
+static int write_7(const char *file)
+{
+	return put(file, "7\n", 2) == 2 ? 0 : 1;
+}
+
+/*
+ * A write that sets the counter is a modification like any other: by a
+ * writer without CAP_FSETID it clears S_ISUID, and S_ISGID of a
+ * group-executable file; root's write keeps both.
+ */
+TEST_F(lwnfs, write_clears_setuid)
+{
+	ASSERT_EQ(0, chmod(self->counter, 06777));
+	EXPECT_EQ(0, as_user(1000, 1000, write_7, self->counter));
+	expect_owner(_metadata, self->counter, S_IFREG | 0777, 0, 0);
+	EXPECT_EQ(7, value(self->counter));
+	ASSERT_EQ(0, chmod(self->counter, 06777));
+	EXPECT_EQ(2, put(self->counter, "9\n", 2));
+	expect_owner(_metadata, self->counter, S_IFREG | 06777, 0, 0);
+	EXPECT_EQ(9, value(self->counter));
+}
+
+/*
+ * /proc/mounts shows uid= and gid= in the user namespace of the process
+ * that reads it: in a namespace that maps its uid 5 to 1000 and maps no
+ * group, an instance of uid=1000,gid=1001 reads as uid=5 and gid=65534,
+ * the overflow group.
+ */
+TEST(proc_mounts_userns)
+{
+	char tmpl[] = "/tmp/lwnfs_ns.XXXXXX";
+	int to_child[2], to_parent[2], status;
+	char *dir = mkdtemp(tmpl), map[64], go;
+	pid_t pid;
+
+	ASSERT_TRUE(set(dir));
+	ASSERT_EQ(0, mount("none", dir, "lwnfs", 0, "uid=1000,gid=1001"));
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		const char *opts;
+
+		if (unshare(CLONE_NEWUSER))
+			_exit(10);
+		if (write(to_parent[1], "u", 1) != 1 || read(to_child[0], &go, 1) != 1)
+			_exit(11);
+		opts = mount_options(dir);
+		if (!strstr(opts, ",uid=5,gid=65534"))
+			_exit(12);
+		_exit(0);
+	}
+	/* the parent, with CAP_SETUID where the namespace was made, maps it */
+	ASSERT_EQ(1, read(to_parent[0], &go, 1));
+	snprintf(map, sizeof(map), "/proc/%d/uid_map", pid);
+	EXPECT_EQ(0, write_map(map, "5 1000 1"));
+	ASSERT_EQ(1, write(to_child[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 10)
+		SKIP(return, "no user namespaces here (CONFIG_USER_NS)");
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("step %d failed", WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN

@@ -375,21 +375,22 @@ static void churner(const char *dir, int id)
 	__atomic_add_fetch(&shared->enospc, enospc, __ATOMIC_RELAXED);
 }
 
+/* The root and the layout's entries, which no worker removes or renames. */
+static const char *const layout_names[] = { "", "/counter", "/subdir", "/subdir/subcounter" };
+
 /*
- * The owner the last remount's uid=/gid= gave every inode, checked on the
- * names no worker removes or links under: not churn, whose link count the
- * churners' mkdirs change as stat reads it (a race KCSAN would report),
- * nor churn/m, where the mounter's instances sit. check_owners() checks
- * every name once the workers are done.
+ * The owner the last remount's uid=/gid= gave the root and the layout's
+ * entries, checked while the workers run. check_owners() checks every name
+ * once they are done.
  */
 static void expect_owner(const char *dir, unsigned int id, const char *when)
 {
-	static const char *const names[] = { "", "/counter", "/subdir", "/subdir/subcounter" };
+	const char *const *names = layout_names;
 	char path[4096];
 	struct stat st;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < sizeof(layout_names) / sizeof(layout_names[0]); i++) {
 		snprintf(path, sizeof(path), "%s%s", dir, names[i]);
 		if (stat(path, &st))
 			die("stat %s", path);
@@ -411,7 +412,7 @@ static void expect_bound(const char *dir, long bound, const char *when)
 }
 
 /*
- * Remounts of the churned instance: the uid=/gid= walk over every inode
+ * Remounts of the churned instance: the uid=/gid= of the layout's entries
  * and the max_entries check, racing with the churners' creates. The
  * remounter reads how many entries are in use from statfs and sets the
  * bound one above that, so that the churners' next creates meet ENOSPC.
@@ -528,28 +529,38 @@ static int count_entry(const char *path, const struct stat *sb, int type, struct
 }
 
 static long wrong_owner;
+static size_t owner_dir_len;
 
 static int check_owner(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
+	unsigned int i, want = 0;
+
 	(void)type;
 	(void)ftw;
-	if (sb->st_uid != 1000 || sb->st_gid != 1000) {
+	for (i = 0; i < sizeof(layout_names) / sizeof(layout_names[0]); i++)
+		if (!strcmp(path + owner_dir_len, layout_names[i]))
+			want = 1000;
+	if (sb->st_uid != want || sb->st_gid != want) {
 		if (!wrong_owner++)
-			fail("stress: after a remount with uid=1000,gid=1000, %s is owned by %u:%u",
-			     path, sb->st_uid, sb->st_gid);
+			fail("stress: after a remount with uid=1000,gid=1000, %s is owned by %u:%u, not %u:%u",
+			     path, sb->st_uid, sb->st_gid, want, want);
 	}
 	return 0;
 }
 
-/* The remount's owner walk reaches every name the churn left. */
+/*
+ * The remount's owner reaches the root and the layout's entries, and none
+ * of the names the churners (root) made.
+ */
 static void check_owners(const char *dir)
 {
 	if (mount(NULL, dir, NULL, MS_REMOUNT, "uid=1000,gid=1000"))
 		die("remount %s -o uid=1000,gid=1000", dir);
 	wrong_owner = 0;
+	owner_dir_len = strlen(dir);
 	if (nftw(dir, check_owner, 16, FTW_PHYS | FTW_MOUNT))
 		die("nftw %s", dir);
-	printf("soak: stress: after a remount with uid=1000,gid=1000: %ld names of another owner\n",
+	printf("soak: stress: after a remount with uid=1000,gid=1000: %ld names of the wrong owner\n",
 	       wrong_owner);
 }
 
