@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches module-source edit edit-drop import post try deb distro distro-drift sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches module-source edit edit-drop import post try deb distro distro-drift sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench bench-features lint
 
 # Marks: [root] needs root (apt-get, or QEMU's host setup), [net] the
 # network (Debian's mirror), [GB] gigabytes in the cache.
@@ -85,6 +85,8 @@ help:
 	@echo "                   KCSAN on the newest base  [root net GB]"
 	@echo "  make bench       lwnfs's read path, scaling and footprint on every base (or BASE=...),"
 	@echo "                   BENCH_RUNS runs each (default 5): tables, bench/results.md and plots  [root net GB]"
+	@echo "  make bench-features  what each feature of the series costs in text, on BASE's bench"
+	@echo "                   build: bench/features.md  [net GB]"
 	@echo
 	@echo "Cache: $${LWNFS_CACHE:-$$HOME/.cache/lwnfs} (set LWNFS_CACHE to move it)"
 
@@ -237,3 +239,8 @@ bench:
 		$(S)/fetch-base.sh $$b && $(S)/bench.sh $$b || exit 1; \
 	done
 	@$(S)/bench-report.py bench $(BENCH_BASES)
+
+bench-features:
+	@$(S)/deps.sh --warn demo build bench
+	@$(S)/fetch-base.sh $(BASE)
+	@$(S)/bench-features.sh $(BASE)

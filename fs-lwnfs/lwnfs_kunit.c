@@ -473,6 +473,9 @@ struct lwnfs_option_case {
 static const struct lwnfs_option_case lwnfs_option_cases[] = {
 	{ "uid", "1000", 0 },
 	{ "gid", "1001", 0 },
+	{ "uid", "0x3e8", 0 },
+	{ "gid", "01750", 0 },
+	{ "uid", "+1000", 0 },
 	{ "mode", "0700", 0 },
 	{ "mode", "7777", 0 },
 	{ "uid", "abc", -EINVAL },
@@ -485,6 +488,7 @@ static const struct lwnfs_option_case lwnfs_option_cases[] = {
 	{ "mode", "rwx", -EINVAL },
 	{ "max_entries", "0", 0 },
 	{ "max_entries", "5", 0 },
+	{ "max_entries", "+5", 0 },
 	{ "max_entries", "-1", -EINVAL },
 	{ "max_entries", "4294967296", -EINVAL },
 	{ "max_entries", "010", 0 },
@@ -512,7 +516,9 @@ static void lwnfs_test_option(struct kunit *test)
 	ctx = fc->fs_private;
 	opts = &ctx->opts;
 	KUNIT_EXPECT_EQ(test, c->err, vfs_parse_fs_string(fc, c->key, c->value));
-	if (c->err || kstrtouint(c->value, strcmp(c->key, "mode") ? 10 : 8, &n))
+	/* mode= is octal, max_entries= decimal, uid= and gid= any base */
+	if (c->err || kstrtouint(c->value, !strcmp(c->key, "mode") ? 8 :
+				 !strcmp(c->key, "max_entries") ? 10 : 0, &n))
 		n = ~0U;
 	/* only an accepted option counts as named, for a remount */
 	KUNIT_EXPECT_EQ(test, c->err ? 0U : 1U, hweight32(ctx->seen));

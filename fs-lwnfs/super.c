@@ -269,7 +269,7 @@ static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts
 	struct dentry *alias;
 
 	inode_lock(inode);
-	/* removed since the walk found it: unlink drops the link under this lock */
+	/* removed since its slot was read: unlink drops the link under this lock */
 	if (!inode->i_nlink) {
 		inode_unlock(inode);
 		return;
@@ -379,6 +379,7 @@ static int lwnfs_fill_default(struct super_block *sb)
 static const char *const lwnfs_simple_files[] = {
 	"counter0", "counter1", "counter2", "counter3",
 };
+static_assert(ARRAY_SIZE(lwnfs_simple_files) + 1 <= LWNFS_LAYOUT_MAX);
 
 static int lwnfs_fill_simple(struct super_block *sb)
 {

@@ -77,11 +77,14 @@ resolve_removed() {
 # FINAL) touch different lines, so they combine without either knowing of
 # the other.
 merge_states() {
-	local dir=$1 final=$2 n=${#PATCHES[@]} k f
+	local dir=$1 final=$2 n=${#PATCHES[@]} k f rc
 	for ((k = 1; k <= n; k++)); do
 		while IFS= read -r f; do
 			[ -f "$final/$f" ] || continue
-			git merge-file -q -p --diff3 "$dir/$k/$f" "$dir/$n/$f" "$final/$f" >"$work/merged" || true
+			# its status is the number of conflicts, or above 127 for an error
+			rc=0
+			git merge-file -q -p --diff3 "$dir/$k/$f" "$dir/$n/$f" "$final/$f" >"$work/merged" || rc=$?
+			[ "$rc" -lt 128 ] || die "git merge-file failed on $f (state $k)"
 			resolve_removed <"$work/merged" >"$dir/$k/$f" ||
 				die "the base delta and split/ both change the same lines of $f (state $k); move one of them"
 		done < <(cd "$dir/$k" && find . -type f | sed 's|^\./||')

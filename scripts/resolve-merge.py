@@ -7,12 +7,14 @@ of conflict have a sure answer:
 
 - ours is empty: the base delta changes lines the state does not have yet,
   because a later patch adds them; the state's empty side wins;
-- ours and theirs change different lines of the block, next to each other:
-  git calls changes that touch adjacent lines a conflict, but each side's
-  edits (of base) apply where the other's left the lines alone.
+- ours and theirs change or delete different lines of the block, next to
+  each other: git calls changes that touch adjacent lines a conflict, but
+  each side's edits (of base) apply where the other's left the lines alone.
 
-Any other conflict (both sides change the same base line, or both insert at
-one place) exits 1.
+Any other conflict (both sides change the same base line, one side inserts
+lines next to the other's edit, or both add the same line) exits 1. The first rule drops what
+theirs adds there too: a delta's lines in code that a later patch adds
+come with that patch.
 """
 import difflib
 import sys
@@ -26,15 +28,15 @@ def edits(base, side):
 
 
 def overlap(a, b):
-    """Whether two edits cannot both apply: they share a base line, or both
-    insert at one place, or one inserts inside the other's range."""
+    """Whether two edits cannot both be applied for sure: they share a base
+    line, or one inserts lines inside the other's range or at either end of
+    it (two sides adding the same line next to each other would keep it
+    twice)."""
     (a1, a2, _), (b1, b2, _) = a, b
-    if a1 == a2 and b1 == b2:
-        return a1 == b1
     if a1 == a2:
-        return b1 < a1 < b2
+        return b1 <= a1 <= b2
     if b1 == b2:
-        return a1 < b1 < a2
+        return a1 <= b1 <= a2
     return a1 < b2 and b1 < a2
 
 
@@ -44,6 +46,9 @@ def combine(ours, base, theirs):
         return []
     mine, other = edits(base, ours), edits(base, theirs)
     if any(overlap(a, b) for a in mine for b in other):
+        return None
+    # the same line added by both sides would be there twice
+    if {l for e in mine for l in e[2] if l.strip()} & {l for e in other for l in e[2] if l.strip()}:
         return None
     out, pos = [], 0
     for i1, i2, new in sorted(mine + other, key=lambda e: (e[0], e[1])):
