@@ -379,6 +379,7 @@ static int lwnfs_fill_default(struct super_block *sb)
 static const char *const lwnfs_simple_files[] = {
 	"counter0", "counter1", "counter2", "counter3",
 };
+
 static_assert(ARRAY_SIZE(lwnfs_simple_files) + 1 <= LWNFS_LAYOUT_MAX);
 
 static int lwnfs_fill_simple(struct super_block *sb)
