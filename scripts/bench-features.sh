@@ -3,13 +3,15 @@
 # BASE's bench build (tinyconfig, -Os; scripts/build.sh VARIANT=bench).
 # lwnfs's objects are built from the sources after each patch of the series
 # (gen-patches.sh --states), and from the final sources with the mount
-# errors' messages left out, each as an out-of-tree module against that
-# build (M=), and size(1)'s text column of super.o and counter.o is taken
-# for each. A feature's cost is the difference from the build before it.
+# errors' messages left out, each as the objects of an out-of-tree module
+# against that build (M=; no modpost, since the build exports what the
+# KUnit patch exports too), and size(1)'s text column of super.o and
+# counter.o is taken for each. A feature's cost is the difference from the build before it.
 # The table goes to bench/features.md.
 #
 # usage: scripts/bench-features.sh BASE
 set -euo pipefail
+shopt -s inherit_errexit
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -23,6 +25,7 @@ need_applied "$base"
 tree=$(tree_dir "$base")
 "$LWNFS_TOP/scripts/build.sh" "$base" bench
 bd=$(build_dir "$base" x86_64-bench)
+export CCACHE_DIR=${CCACHE_DIR:-$LWNFS_CACHE/ccache}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -43,15 +46,20 @@ text() {
 	cp "$src"/*.c "$src"/*.h "$mod/"
 	rm -f "$mod/lwnfs_kunit.c"
 	printf 'obj-m := lwnfs.o\nlwnfs-y := super.o counter.o\n' >"$mod/Kbuild"
-	make -s -C "$tree" O="$bd" -j"$JOBS" CC="ccache gcc" M="$mod" modules >&2 ||
-		die "the lwnfs module of $src did not build against $bd"
-	size -t "$mod/super.o" "$mod/counter.o" | awk 'END { print $1 }'
+	make -s -C "$tree" O="$bd" -j"$JOBS" CC="ccache gcc" M="$mod" super.o counter.o >&2 ||
+		die "the lwnfs objects of $src did not build against $bd"
+	t=$(size -t "$mod/super.o" "$mod/counter.o" | awk 'END { print $1 }')
+	[[ "$t" =~ ^[0-9]+$ ]] || die "size -t failed on the objects of $src"
+	echo "$t"
 }
 
 # the final sources without the messages of invalfc(): each returns -EINVAL
 mkdir -p "$work/quiet"
 cp "$work/states/$n/fs/lwnfs/"* "$work/quiet/"
-perl -0pi -e 's/invalfc\(fc,.*?\);/-EINVAL;/gs' "$work/quiet/super.c"
+calls=$(grep -c 'invalfc(' "$work/quiet/super.c")
+whole=$(perl -0 -ne 'print scalar(() = /return\s+invalfc\(fc,[^;]*?\);/g)' "$work/quiet/super.c")
+[ "$calls" = "$whole" ] || die "of the $calls invalfc() calls, $whole are whole return statements"
+perl -0pi -e 's/return\s+invalfc\(fc,[^;]*?\);/return -EINVAL;/g' "$work/quiet/super.c"
 ! grep -q invalfc "$work/quiet/super.c" || die "invalfc() is left in the quiet variant"
 
 out=$LWNFS_TOP/bench/features.md
@@ -68,16 +76,16 @@ out=$LWNFS_TOP/bench/features.md
 	echo "| sources | text (bytes) | the feature costs |"
 	echo "|---|---|---|"
 	prev=''
-	for ((k = 2; k <= n; k++)); do
+	for ((k = 1; k <= n; k++)); do
 		t=$(text "$work/states/$k/fs/lwnfs")
 		subject=$(head -n 1 "$LWNFS_TOP/split/${patches[k - 1]}.msg" | sed 's/^lwnfs: //')
 		echo "| after patch $k: $subject | $t | ${prev:+$((t - prev))} |"
 		prev=$t
 	done
-	full=$(text "$work/states/$n/fs/lwnfs")
+	full=$t
 	quiet=$(text "$work/quiet")
 	echo "| the final sources | $full | |"
 	echo "| the final sources, mount errors without their messages | $quiet | messages: $((full - quiet)) |"
-} >"$out.tmp"
-mv "$out.tmp" "$out"
+} >"$work/features.md"
+mv "$work/features.md" "$out"
 cat "$out"

@@ -91,7 +91,7 @@ if [ ! -e "$bd/.config" ]; then
 		[ -f "$seed/.lwnfs-build" ] || continue
 		mkdir -p "$bd"
 		cp -a "$seed/." "$bd/"
-		rm -rf "$bd/.lwnfs-build" "$bd/.lwnfs-config" "$bd/kselftest" "$bd/bench-debugfs"
+		rm -rf "$bd/.lwnfs-build" "$bd/.lwnfs-config" "$bd/kselftest" "$bd/bench-debugfs" "$bd/bench-features"
 		info "$base/$arch-$variant: starts from a copy of the $from build"
 		break
 	done

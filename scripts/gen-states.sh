@@ -83,10 +83,10 @@ merge_states() {
 			[ -f "$final/$f" ] || continue
 			# its status is the number of conflicts, or above 127 for an error
 			rc=0
-			git merge-file -q -p --diff3 "$dir/$k/$f" "$dir/$n/$f" "$final/$f" >"$work/merged" || rc=$?
+			git merge-file -q -p --diff3 --marker-size 32 "$dir/$k/$f" "$dir/$n/$f" "$final/$f" >"$work/merged" || rc=$?
 			[ "$rc" -lt 128 ] || die "git merge-file failed on $f (state $k)"
 			resolve_removed <"$work/merged" >"$dir/$k/$f" ||
-				die "the base delta and split/ both change the same lines of $f (state $k); move one of them"
+				die "the base delta and split/ both change the lines of $f above (state $k); move one of them"
 		done < <(cd "$dir/$k" && find . -type f | sed 's|^\./||')
 	done
 	# the last state is the older base's final sources themselves
