@@ -3,13 +3,11 @@
  * lwnfs counter files: a read at offset 0 takes the next value of the
  * counter, a write sets it.
  *
- * The article this filesystem comes from read the counter and incremented
- * it in two steps, so two readers could see the same value. Here the read
- * is a single atomic fetch-and-increment, and the value it took is kept
- * with the open file so that a reader taking the text a byte at a time
- * gets the rest of the same value rather than a new one.
+ * The value a read takes is kept with the open file, so that the rest of
+ * its text can be read at later offsets.
  */
 
+#include <kunit/visibility.h>
 #include <linux/atomic.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
@@ -27,11 +25,9 @@
  * @value: the value the last read at offset 0 took
  * @taken: whether a read at offset 0 has taken one; set after @value
  *
- * A later offset shows the text of @value again. The value is kept rather
- * than its text because it is written and read in one atomic access, so
- * the readers of one open file share it without a lock of lwnfs's own.
- * A read at offset 0 replaces it for all of them: a reader that shares
- * its open file may read the rest of another's value.
+ * The value, not its text, is kept: one atomic access writes or reads it,
+ * so the readers of one open file need no lock. A read at offset 0
+ * replaces it for all of them.
  */
 struct lwnfs_snapshot {
 	atomic64_t value;
@@ -49,10 +45,8 @@ static atomic64_t *lwnfs_counter(struct inode *inode)
  * @text: the LWNFS_TEXT_MAX bytes to render it into
  * @val: the value
  *
- * The text is the value in decimal and a newline, with no NUL. It ends at
- * the end of @text, because do_div() gives the digits from the last one
- * on. Every read makes one, and scnprintf() would parse a format string
- * each time.
+ * The text is the value in decimal and a newline, with no NUL, and ends
+ * at the end of @text: do_div() gives the digits from the last one on.
  *
  * Return: the length of the text, which starts at
  * @text + LWNFS_TEXT_MAX - length.
@@ -103,13 +97,15 @@ int lwnfs_parse_value(const char *buf, size_t len, u64 *val)
 EXPORT_SYMBOL_IF_KUNIT(lwnfs_parse_value);
 
 /*
- * Any reader can open a counter, so the per-open snapshot is charged to the
- * opener's memory cgroup.
+ * Only a reader needs a snapshot. Anyone may open a counter, so it is
+ * charged to the opener's memory cgroup.
  */
 static int lwnfs_counter_open(struct inode *inode, struct file *file)
 {
 	struct lwnfs_snapshot *snap;
 
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
 	snap = kzalloc(sizeof(*snap), GFP_KERNEL_ACCOUNT);
 	if (!snap)
 		return -ENOMEM;
@@ -209,13 +205,9 @@ static ssize_t lwnfs_counter_write_iter(struct kiocb *iocb,
 }
 
 /*
- * fsync(2) has nothing to write back, and succeeds, as on ramfs.
- *
- * generic_file_llseek() rather than default_llseek(): a seek changes only
- * the file position, which the VFS already serialises (fdget_pos()), and a
- * counter has no size for the inode lock to keep stable, since i_size stays
- * 0. default_llseek() would take the inode lock on every seek, making the
- * readers of one counter wait on each other to rewind.
+ * fsync(2) has nothing to write back, and succeeds, as on ramfs. A seek
+ * needs no inode lock, as i_size stays 0: generic_file_llseek(), not
+ * default_llseek().
  */
 const struct file_operations lwnfs_counter_fops = {
 	.owner		= THIS_MODULE,

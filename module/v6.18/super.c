@@ -72,35 +72,22 @@ static int lwnfs_reserve_entry(struct super_block *sb)
 	return ret;
 }
 
-static void lwnfs_release_entry(struct super_block *sb)
+/*
+ * @inode is the entry's inode, or NULL when none could be made for it. A
+ * layout entry leaves its slot, so that a remount no longer reaches it.
+ */
+static void lwnfs_release_entry(struct super_block *sb,
+				const struct inode *inode)
 {
 	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
+	unsigned int i;
 
 	spin_lock(&fsi->opts_lock);
 	fsi->entries--;
+	for (i = 0; inode && i < fsi->nr_layout; i++)
+		if (fsi->layout[i] == inode)
+			fsi->layout[i] = NULL;
 	spin_unlock(&fsi->opts_lock);
-}
-
-/*
- * Instantiate @dentry with @inode and pin it: nothing on disk backs it, so it
- * must stay in the dcache for as long as it has a name. The pin is a
- * reference of its own, which kill_litter_super() drops when the instance
- * goes; the caller's own reference to @dentry is left to the caller.
- */
-static void lwnfs_pin(struct dentry *dentry, struct inode *inode)
-{
-	d_instantiate(dentry, inode);
-	dget(dentry);
-}
-
-/*
- * Shut an instance down: the dentries lwnfs_pin() pinned go with it, and
- * with them the inodes and the counters' values. Kept beside lwnfs_pin(),
- * because the two must agree on how a dentry is pinned.
- */
-static void lwnfs_kill_pinned(struct super_block *sb)
-{
-	kill_litter_super(sb);
 }
 
 /**
@@ -125,7 +112,7 @@ static struct inode *lwnfs_new_entry(struct super_block *sb, umode_t mode)
 		return ERR_PTR(ret);
 	inode = lwnfs_new_inode(sb, mode);
 	if (!inode) {
-		lwnfs_release_entry(sb);
+		lwnfs_release_entry(sb, NULL);
 		return ERR_PTR(-ENOMEM);
 	}
 	if (S_ISDIR(mode)) {
@@ -139,21 +126,25 @@ static struct inode *lwnfs_new_entry(struct super_block *sb, umode_t mode)
 	return inode;
 }
 
-/* Give @inode its name in @dir, pinned until it is removed. */
+/*
+ * Give @inode its name in @dir. Nothing on disk backs it, so the dentry is
+ * pinned by a reference of its own: it stays in the dcache until the name
+ * is removed, or until kill_litter_super() drops it with the instance.
+ */
 static void lwnfs_link_entry(struct inode *dir, struct dentry *dentry,
 			     struct inode *inode)
 {
 	inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
 	if (S_ISDIR(inode->i_mode))
 		inc_nlink(dir);
-	lwnfs_pin(dentry, inode);
+	d_instantiate(dentry, inode);
+	dget(dentry);
 }
 
 /*
  * A file or directory a user makes: owned by the caller's fsuid and fsgid
  * (or the directory's group if it is setgid), with the mode the VFS made
- * from the call and the umask. A remount's lwnfs_chown_all() passes the
- * inode by until lwnfs_link_entry() gives it its name.
+ * from the call and the umask. A remount does not change them.
  */
 static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 		      struct dentry *dentry, umode_t mode)
@@ -184,9 +175,9 @@ static struct dentry *lwnfs_mkdir(struct mnt_idmap *idmap, struct inode *dir,
  * The default layout's directories. Only counters and directories can be
  * made: with no ->mknod, ->symlink or ->link the VFS refuses devices,
  * fifos, sockets, symlinks and hard links with EPERM. libfs removes and
- * renames: simple_unlink() and simple_rmdir() drop the pin lwnfs_pin()
- * took, and so does simple_rename() for a target it replaces; a rename
- * keeps the inodes, and with them the counters' values.
+ * renames: simple_unlink() and simple_rmdir() drop the pin
+ * lwnfs_link_entry() took, and so does simple_rename() for a target it
+ * replaces; a rename keeps the inodes, and with them the counters' values.
  */
 static const struct inode_operations lwnfs_dir_iops = {
 	.lookup		= simple_lookup,
@@ -215,15 +206,18 @@ static const struct inode_operations lwnfs_simple_dir_iops = {
 };
 
 /*
- * The owner the mount options give the layout's entries and the root. They
- * are made before anything else can see the instance, so no lock is taken.
+ * The root and the layout's entries are owned by uid= and gid=, and are
+ * remembered as the layout's, so that a remount's uid= and gid= reach them
+ * and nothing else. They are made before anything else can see the
+ * instance, so no lock is taken.
  */
 static void lwnfs_own(struct inode *inode)
 {
-	const struct lwnfs_mount_opts *opts = &lwnfs_sb(inode->i_sb)->opts;
+	struct lwnfs_fs_info *fsi = lwnfs_sb(inode->i_sb);
 
-	inode->i_uid = opts->uid;
-	inode->i_gid = opts->gid;
+	inode->i_uid = fsi->opts.uid;
+	inode->i_gid = fsi->opts.gid;
+	fsi->layout[fsi->nr_layout++] = inode;
 }
 
 /**
@@ -278,7 +272,7 @@ static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts
 	struct dentry *alias;
 
 	inode_lock(inode);
-	/* removed since the walk found it: unlink drops the link under this lock */
+	/* removed since its slot was read: unlink drops the link under this lock */
 	if (!inode->i_nlink) {
 		inode_unlock(inode);
 		return;
@@ -292,7 +286,7 @@ static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts
 		ia_valid |= ATTR_GID;
 	}
 	/* S_ISGID is a set-ID program only with group execute (S_IXGRP) */
-	if (inode->i_mode & 0010)
+	if (inode->i_mode & S_IXGRP)
 		kill |= S_ISGID;
 	if (!S_ISDIR(inode->i_mode) && (inode->i_mode & kill)) {
 		inode->i_mode &= ~kill;
@@ -308,48 +302,32 @@ static void lwnfs_chown(struct inode *inode, const struct lwnfs_mount_opts *opts
 	inode_unlock(inode);
 }
 
-/* Whether @inode has its dentry yet, as its creator set it: under i_lock. */
-static bool lwnfs_named(struct inode *inode)
-{
-	bool named;
-
-	spin_lock(&inode->i_lock);
-	named = !hlist_empty(&inode->i_dentry);
-	spin_unlock(&inode->i_lock);
-	return named;
-}
-
 /*
- * Give every inode of the instance the owner named in @seen, but for an
- * entry still being made, which keeps the owner its creator gives it: such
- * an inode is on the list from new_inode() on, and gets its dentry under
- * its i_lock once the owner is set, so one seen with no dentry is passed
- * by. One seen with a dentry has its creator's owner set already, and the
- * walk looks for the dentry under that i_lock (igrab() need not take it),
- * so the walk's write comes after the creator's. The inode list lock only
- * finds the inodes: it is dropped while each is changed, and the reference
- * held on the current one keeps it on the list for the walk to go on from
- * (as drop_pagecache_sb() does). A counter removed but still open has no
- * name left, and lwnfs_chown() passes it by.
+ * Give the root and the layout's entries the owner named in @seen. An
+ * entry a user made keeps its owner and mode: a remount that repeats the
+ * mount's options, as mount(8) does, leaves the users' files alone. A
+ * layout entry that was removed leaves its slot when its inode is evicted
+ * (lwnfs_release_entry()), and igrab() fails on one being evicted, so the
+ * slots are read under opts_lock. One removed but still open has no name
+ * left, and lwnfs_chown() passes it by.
  */
-static void lwnfs_chown_all(struct super_block *sb,
-			    const struct lwnfs_mount_opts *opts, unsigned int seen)
+static void lwnfs_chown_layout(struct super_block *sb,
+			       const struct lwnfs_mount_opts *opts,
+			       unsigned int seen)
 {
-	struct inode *inode, *prev = NULL;
+	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
+	struct inode *inode;
+	unsigned int i;
 
-	spin_lock(&sb->s_inode_list_lock);
-	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		if (!lwnfs_named(inode) || !igrab(inode))
+	for (i = 0; i < fsi->nr_layout; i++) {
+		spin_lock(&fsi->opts_lock);
+		inode = fsi->layout[i] ? igrab(fsi->layout[i]) : NULL;
+		spin_unlock(&fsi->opts_lock);
+		if (!inode)
 			continue;
-		spin_unlock(&sb->s_inode_list_lock);
-		iput(prev);
-		prev = inode;
 		lwnfs_chown(inode, opts, seen);
-		cond_resched();
-		spin_lock(&sb->s_inode_list_lock);
+		iput(inode);
 	}
-	spin_unlock(&sb->s_inode_list_lock);
-	iput(prev);
 }
 
 static void lwnfs_set_root_mode(struct super_block *sb, umode_t mode)
@@ -405,6 +383,8 @@ static const char *const lwnfs_simple_files[] = {
 	"counter0", "counter1", "counter2", "counter3",
 };
 
+static_assert(ARRAY_SIZE(lwnfs_simple_files) + 1 <= LWNFS_LAYOUT_MAX);
+
 static int lwnfs_fill_simple(struct super_block *sb)
 {
 	struct dentry *dentry;
@@ -439,6 +419,8 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_fs_info = fsi;
 
 	sb->s_magic = LWNFS_MAGIC;
+	/* i_size stays 0, but a seek may go anywhere, as on ramfs */
+	sb->s_maxbytes = MAX_LFS_FILESIZE;
 	sb->s_op = &lwnfs_super_ops;
 	sb->s_blocksize = PAGE_SIZE;
 	sb->s_blocksize_bits = PAGE_SHIFT;
@@ -463,7 +445,7 @@ static void lwnfs_kill_sb(struct super_block *sb)
 {
 	struct lwnfs_fs_info *fsi = lwnfs_sb(sb);
 
-	lwnfs_kill_pinned(sb);
+	kill_litter_super(sb);
 	kfree(fsi);
 }
 
@@ -476,7 +458,7 @@ static void lwnfs_evict_inode(struct inode *inode)
 	truncate_inode_pages_final(&inode->i_data);
 	clear_inode(inode);
 	if (!inode->i_nlink)
-		lwnfs_release_entry(inode->i_sb);
+		lwnfs_release_entry(inode->i_sb, inode);
 }
 
 /* A counter's value goes with its inode; a directory has none. */
@@ -604,10 +586,11 @@ static int lwnfs_get_tree(struct fs_context *fc)
 /*
  * A remount applies every option it names, also one equal to the
  * instance's: "mount -o remount,mode=0755" makes the root 0755 again after
- * a chmod(2). A uid= or gid= goes to every inode, as chown(2) would give
- * it, a mode= to the root directory. A max_entries= may not be below the
- * entries the instance holds. The layout is fixed when the instance is
- * made, since its files exist; the counters keep their values.
+ * a chmod(2). A uid= or gid= goes to the root and the layout's entries,
+ * as chown(2) would give it, a mode= to the root directory. A max_entries=
+ * may not be below the entries the instance holds. The layout is fixed
+ * when the instance is made, since its files exist; the counters keep
+ * their values.
  *
  * The VFS holds s_umount for writing here, so remounts of one instance run
  * one at a time and fsi->opts can be read without opts_lock, which keeps
@@ -646,7 +629,7 @@ static int lwnfs_reconfigure(struct fs_context *fc)
 	spin_unlock(&fsi->opts_lock);
 
 	if (seen & (BIT(LWNFS_OPT_UID) | BIT(LWNFS_OPT_GID)))
-		lwnfs_chown_all(sb, new, seen);
+		lwnfs_chown_layout(sb, new, seen);
 	if (seen & BIT(LWNFS_OPT_MODE))
 		lwnfs_set_root_mode(sb, new->mode);
 	return 0;

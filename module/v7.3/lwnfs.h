@@ -5,7 +5,6 @@
 #ifndef _FS_LWNFS_LWNFS_H
 #define _FS_LWNFS_LWNFS_H
 
-#include <kunit/visibility.h>
 #include <linux/fs.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -29,6 +28,9 @@ enum lwnfs_opt {
 /* The root directory's mode unless mode= says otherwise. */
 #define LWNFS_DEFAULT_MODE	0755
 
+/* The most inodes a layout makes: the root and layout=simple's four files. */
+#define LWNFS_LAYOUT_MAX	5
+
 /*
  * How many files and directories an instance holds unless max_entries= says
  * otherwise: plenty for sequence numbers, little memory on a small board.
@@ -38,8 +40,8 @@ enum lwnfs_opt {
 /**
  * struct lwnfs_mount_opts - mount options, kept by the instance
  * @layout: which files the instance has; fixed when it is made
- * @uid: owner given to the layout's entries and the root when the instance
- *	is made, and to every entry whenever a remount names it
+ * @uid: owner given to the root and the layout's entries when the instance
+ *	is made, and again whenever a remount names it
  * @gid: group, likewise
  * @mode: permission bits of the root directory, likewise
  * @max_entries: most files and directories the instance may hold, the root
@@ -69,15 +71,22 @@ struct lwnfs_fs_context {
  * @opts_lock: taken to change @opts and to read it from show_options and
  *	statfs; a remount, the only writer, also holds the superblock's
  *	s_umount. It also guards @entries, so that a create and a remount
- *	check @entries against the same @opts.max_entries.
+ *	check @entries against the same @opts.max_entries, and @layout, whose
+ *	slots are cleared as the entries are evicted.
  * @opts: the options the instance was mounted with, as remounts changed them
  * @entries: files and directories the instance holds, the root not counted,
  *	from their creation until their inode is evicted
+ * @layout: the root and the layout's own entries, which a remount's uid=
+ *	and gid= reach; the entries users make are not among them, and a
+ *	removed one's slot is NULL once its inode is evicted
+ * @nr_layout: how many of @layout were set when the instance was made
  */
 struct lwnfs_fs_info {
-	spinlock_t opts_lock;	/* guards opts and entries; see above */
+	spinlock_t opts_lock;	/* guards opts, entries and layout; see above */
 	struct lwnfs_mount_opts opts;
 	unsigned int entries;
+	struct inode *layout[LWNFS_LAYOUT_MAX];
+	unsigned int nr_layout;
 };
 
 static inline struct lwnfs_fs_info *lwnfs_sb(const struct super_block *sb)
