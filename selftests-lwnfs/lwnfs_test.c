@@ -2641,9 +2641,11 @@ static int rename_mine_to_counter(const char *dir)
 TEST_F(lwnfs, remount_layout_identity)
 {
 	char *dir = lwnfs_mount("mode=1777");
+	char *counter;
 
 	ASSERT_TRUE(set(dir));
-	ASSERT_EQ(0, ok(rename(path(dir, "counter"), path(dir, "x"))));
+	counter = strdup(path(dir, "counter"));
+	ASSERT_EQ(0, ok(rename(counter, path(dir, "x"))));
 	EXPECT_EQ(0, as_user(2000, 2000, rename_mine_to_counter, dir));
 	ASSERT_EQ(0, ok(unlink(path(dir, "subdir/subcounter"))));
 	ASSERT_EQ(0, ok(rmdir(path(dir, "subdir"))));
@@ -2655,6 +2657,7 @@ TEST_F(lwnfs, remount_layout_identity)
 	ASSERT_EQ(0, mount(NULL, dir, NULL, MS_REMOUNT, "uid=3001"));
 	expect_owner(_metadata, path(dir, "subdir"), S_IFDIR | 0755, 0, 0);
 	expect_owner(_metadata, path(dir, "x"), S_IFREG | 0644, 3001, 3000);
+	free(counter);
 	lwnfs_umount(dir);
 }
 
