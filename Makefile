@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches module-source edit edit-drop import post try deb distro distro-drift sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench bench-features lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches capture module-source edit edit-drop import post try deb distro distro-drift sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench bench-features lint
 
 # Marks: [root] needs root (apt-get, or QEMU's host setup), [net] the
 # network (Debian's mirror), [GB] gigabytes in the cache.
@@ -28,8 +28,12 @@ help:
 	@echo "Change it:"
 	@echo "  make patches     regenerate patches/, series, module/ (the out-of-tree module of each base) and"
 	@echo "                   meta-lwnfs's .scc files from fs-lwnfs/, Documentation/, split/, deltas/, and the"
-	@echo "                   README's tables of the lines and the tiers"
-	@echo "  make sync        check that all of those match a fresh generation"
+	@echo "                   README's tables of the lines and the tiers; no kernel tree needed (the"
+	@echo "                   hooks' sections of each base are kept in split/hooks/)"
+	@echo "  make sync        check that all of those match a fresh generation, and that the series made"
+	@echo "                   on each tree here is the same"
+	@echo "  make capture     capture BASE's hooks' sections again from its tree, and regenerate its"
+	@echo "                   series  [GB]"
 	@echo "  make module-source  BASE's out-of-tree module source into DIR=... (a new directory)"
 	@echo "  make edit        BASE's series as git commits in a work tree (its path: the last line);"
 	@echo "                   change it with git (--fixup, rebase -i, reword), then: make import  [GB]"
@@ -125,10 +129,14 @@ drift:
 
 patches:
 	@$(S)/deps.sh --warn demo build
-	@$(S)/gen-patches.sh
+	@$(S)/gen-patches.sh --absorb
 	@$(S)/gen-module.sh
 	@$(S)/gen-yocto.sh
 	@$(S)/gen-docs.sh
+
+capture:
+	@$(S)/deps.sh --warn demo build
+	@$(S)/gen-patches.sh --capture $(BASE)
 
 module-source:
 	@$(if $(DIR),,echo "usage: make module-source BASE=... DIR=<new directory>" >&2; exit 2)

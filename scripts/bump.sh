@@ -41,6 +41,7 @@ for base in "${bases[@]}"; do
 	cp "$BASES_CONF" "$work/bases.conf"
 	rm -rf "$work/old"
 	cp -a "$LWNFS_TOP/patches/$base" "$work/old"
+	cp -p "$LWNFS_TOP/split/hooks/$base.hooks" "$work/old.hooks"
 	B=$base O=$pinned N=$newest perl -pi -e 's/^(\Q$ENV{B}\E\t.*?)\t\Q$ENV{O}\E\t/$1\t$ENV{N}\t/' "$BASES_CONF"
 	[ "$(base_field "$base" version)" = "$newest" ] || {
 		cp "$work/bases.conf" "$BASES_CONF"
@@ -50,8 +51,9 @@ for base in "${bases[@]}"; do
 		cp "$work/bases.conf" "$BASES_CONF"
 		rm -rf "${LWNFS_TOP:?}/patches/$base"
 		cp -a "$work/old" "$LWNFS_TOP/patches/$base"
+		cp -p "$work/old.hooks" "$LWNFS_TOP/split/hooks/$base.hooks"
 		die "the series cannot follow $pkg $newest (the error above names what).
-  bases.conf and patches/$base are as they were; the cache may now hold the
+  bases.conf, split/hooks/$base.hooks and patches/$base are as they were; the cache may now hold the
   $newest tree: make fetch BASE=$base brings the pinned one back while the mirror has it"
 	fi
 	changed=()

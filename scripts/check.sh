@@ -140,15 +140,16 @@ rows() {
 		}'
 }
 
-# fill TEXT BASE: the placeholders of a name or command filled in.
+# fill TEXT BASE: the placeholders of a name or command filled in, in
+# $filled (not printed: the plan calls it thousands of times).
 fill() {
 	local t=$1
 	t=${t//@BASE@/$2}
-	[ -z "$2" ] || t=${t//@VERSION@/$(base_field "$2" version)}
+	[ -z "$2" ] || [[ "$t" != *@VERSION@* ]] || t=${t//@VERSION@/$(base_field "$2" version)}
 	t=${t//@BASES@/${bases[*]}}
 	t=${t//@DURATION@/$duration}
 	[[ "$t" != *@SPARSE@* ]] || t=${t//@SPARSE@/$(tool_field sparse version)}
-	echo "$t"
+	filled=$t
 }
 
 passed=0 failed=0 failures=() warnings=() times=()
@@ -159,8 +160,10 @@ run_start=$SECONDS
 # a log, unless the stage it comes after did not pass.
 stage() {
 	local id=$1 after=$2 flags=$3 base=$4 name cmd log start rc
-	name=$(fill "$5" "$base")
-	cmd=$(fill "$6" "$base")
+	fill "$5" "$base"
+	name=$filled
+	fill "$6" "$base"
+	cmd=$filled
 	if [ $list = 1 ]; then
 		printf '%-60s %s\n' "$name" "$cmd"
 		return

@@ -36,9 +36,19 @@ insert_maintainers() {
 		}'
 }
 
+# HOOK_PATH: the kernel file each hook changes, read once.
+declare -A HOOK_PATH=()
+while IFS=$'\t' read -r name path; do
+	HOOK_PATH[$name]=$path
+done < <(conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' -v OFS='\t' '$1 == "hook" { print $2, $3 }')
+
+# the file of the MAINTAINERS entry
+MAINTAINERS_ENTRY=$LWNFS_TOP/$(hook_field maintainers text | sed 's/^<//')
+
 # hook_path HOOK: the kernel file a hook changes.
 hook_path() {
-	hook_field "$1" file
+	[ -n "${HOOK_PATH[$1]:-}" ] || die "no hook '$1' in configs/hooks.conf"
+	echo "${HOOK_PATH[$1]}"
 }
 
 # hook_text HOOK: the lines a hook (other than maintainers) adds, from
@@ -70,10 +80,13 @@ apply_hook() {
 # whose paths exist in STATE, so each patch that adds a path also adds it to
 # the entry (and checkpatch sees MAINTAINERS updated with the new files).
 maintainers_entry() {
-	local line
+	local line path
 	while IFS= read -r line; do
 		case "$line" in
-		F:*) [ -e "$1/$(echo "${line#F:}" | tr -d '[:space:]')" ] || continue ;;
+		F:*)
+			path=${line#F:}
+			[ -e "$1/${path//[[:space:]]/}" ] || continue
+			;;
 		M:*) [ -z "$post" ] || line="M:	$LWNFS_IDENT_NAME <$LWNFS_IDENT_EMAIL>" ;;
 		T:*) if [ -n "$post" ]; then
 			[ -n "${LWNFS_POST_TREE:-}" ] || continue
@@ -81,5 +94,5 @@ maintainers_entry() {
 		fi ;;
 		esac
 		printf '%s\n' "$line"
-	done <"$LWNFS_TOP/$(hook_field maintainers text | sed 's/^<//')"
+	done <"$MAINTAINERS_ENTRY"
 }

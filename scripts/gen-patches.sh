@@ -6,11 +6,20 @@
 # (it would name a local commit of an unpacked tarball), and none of the
 # user's git settings (scripts/lib.sh). File modes come from the sources.
 #
-# usage: scripts/gen-patches.sh [-o OUTDIR] [BASE...]
+# usage: scripts/gen-patches.sh [--tree|--capture|--no-capture|--absorb] [-o OUTDIR] [BASE...]
 #        scripts/gen-patches.sh --post -o OUTDIR BASE
 #        scripts/gen-patches.sh --states DIR [BASE]
 #        scripts/gen-patches.sh --finals DIR
 #        scripts/gen-patches.sh --final BASE DIR
+#   Without a kernel tree, from the hooks' sections kept in
+#   split/hooks/<base>.hooks; when those are stale (another pin in
+#   bases.conf, or other hook text) and the tree is here, they are captured
+#   again first (--capture: always; --no-capture: never, it fails instead,
+#   for the checks). --tree commits the series on the base's tree instead
+#   (scripts/check-sync.sh holds the two side by side).
+#   With --absorb (make patches), an edit of the final sources that
+#   split/*.diff no longer fits is first placed in the patches that wrote
+#   its lines (absorb_edit in scripts/gen-states.sh).
 #   --states writes the newest base's sources after each patch to DIR/1..N
 #   (kernel-relative paths), to edit them and take them back with
 #   scripts/split-import.sh DIR; with BASE, that base's, and its cover
@@ -42,14 +51,21 @@
 #     so a delta adds lines only inside code its patch owns (a variable is
 #     declared in its case block, not at the top of the function); the
 #     bisect check (scripts/check-bisect.sh) catches a misplaced one;
-#  4. each state is committed on the pristine base, with the tree hooks of
-#     the patches so far, and git format-patch writes the series.
+#  4. each state is committed in a scratch repository holding lwnfs's
+#     files and a stand-in for each tree hook's file that gains as many
+#     lines in a patch as the hook adds there (so git's diffstat is the
+#     tree's), git format-patch writes the series, and each hook file's
+#     section is replaced by the one git wrote on the base's tree, kept in
+#     split/hooks/<base>.hooks (scripts/hook-sections.py). With --tree
+#     (and --capture, --post), each state is committed on the pristine
+#     base tree itself, with the tree hooks of the patches so far.
 set -euo pipefail
+shopt -s inherit_errexit
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 out=$LWNFS_TOP/patches
-states_only='' finals_only='' final_one='' post=''
+states_only='' finals_only='' final_one='' post='' use_tree='' recapture=''
 if [ "${1:-}" = "--post" ]; then
 	post=1
 	shift
@@ -57,6 +73,13 @@ if [ "${1:-}" = "--post" ]; then
 		die "usage: $0 --post -o OUTDIR BASE"
 	fi
 fi
+no_capture='' absorb=''
+case "${1:-}" in
+--tree) use_tree=1 && shift ;;
+--capture) recapture=1 && shift ;;
+--no-capture) no_capture=1 && shift ;;
+--absorb) absorb=1 && shift ;;
+esac
 if [ "${1:-}" = "--states" ]; then
 	states_only=${2:?usage: $0 --states DIR [BASE]}
 	shift 2
@@ -74,23 +97,18 @@ elif [ "${1:-}" = "-o" ]; then
 	shift 2
 fi
 if [ $# -eq 0 ]; then
-	# by default, the Debian bases and the git bases imported here (a git
-	# base without its tree is named and left as it is)
-	targets=()
-	for b in $(all_bases); do
-		if generable "$b"; then
-			targets+=("$b")
-		elif [ -z "$states_only$finals_only$final_one" ]; then
-			echo "patches/$b: not regenerated (no tree: $(base_tree_text "$b"); import it: $(tree_env "$b")=/path/to/a/clone make fetch BASE=$b)" >&2
-		fi
-	done
+	mapfile -t targets < <(all_bases)
 else
+	for b in "$@"; do
+		check_base "$b"
+	done
 	targets=("$@")
 fi
 
 SPLIT=$LWNFS_TOP/split
 SELFTESTS=tools/testing/selftests/filesystems/lwnfs
 CONF=$SPLIT/patches.conf
+SECTIONS=$LWNFS_TOP/scripts/hook-sections.py
 mapfile -t PATCHES < <(awk '!/^#/ && NF { print $1 }' "$CONF")
 
 work=$(mktemp -d)
@@ -147,59 +165,246 @@ cover_letter() {
 		die "git's cover letter has no SUBJECT or BLURB placeholder to fill"
 }
 
-gen_base() {
-	local base=$1 tree n k p f blob parent state hooks=() msg
-	need_tree "$base"
-	tree=$(tree_dir "$base")
-	n=${#PATCHES[@]}
+# commit_series REPO: commit $work/state/1 .. N in turn on REPO's
+# BASE_TAG, each with the tree hooks' files in $work/hooks/K (each named by
+# its path with % for /), by scripts/commit-states.py; the last commit is
+# $tip, and REPO's refs/lwnfs/series.
+commit_series() {
+	local repo=$1 k
+	mkdir -p "$work/msg"
+	for ((k = 1; k <= ${#PATCHES[@]}; k++)); do
+		{ cat "$SPLIT/${PATCHES[k - 1]}.msg"; echo; echo "Signed-off-by: $LWNFS_IDENT_NAME <$LWNFS_IDENT_EMAIL>"; } >"$work/msg/$k"
+	done
+	tip=$(python3 "$LWNFS_TOP/scripts/commit-states.py" "$(git -C "$repo" rev-parse --absolute-git-dir)" \
+		"$(git -C "$repo" rev-parse "$BASE_TAG^{commit}")" "$work" "${#PATCHES[@]}" \
+		"$LWNFS_IDENT_NAME" "$LWNFS_IDENT_EMAIL" "$(date -d "$LWNFS_DATE" +%s)")
+	git -C "$repo" update-ref refs/lwnfs/series "$tip"
+}
 
-	rm -rf "$work/state" "$work/final"
-	check_claimed
-	make_states "$work/state" "$(newest_base)"
-	if [ "$base" != "$(newest_base)" ]; then
-		stage_final "$work/final" "$base"
-		merge_states "$work/state" "$work/final"
-	fi
-
-	export GIT_INDEX_FILE=$work/index
-	parent=$(git -C "$tree" rev-parse "$BASE_TAG^{commit}")
-	for ((k = 1; k <= n; k++)); do
-		p=${PATCHES[k - 1]}
-		state=$work/state/$k
-		git -C "$tree" read-tree "$BASE_TAG"
-		while IFS= read -r f; do
-			blob=$(git -C "$tree" hash-object -w --path="$f" "$state/$f")
-			git -C "$tree" update-index --add --cacheinfo "$(file_mode "$state/$f"),$blob,$f"
-		done < <(cd "$state" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
-		for f in $(patch_adds "$p"); do
+# hooks_tree: $work/hooks/K for the base's tree: the file of each hook
+# added by patch K or before, as the hook changes the tree's.
+hooks_tree() {
+	local k f path hooks=()
+	rm -rf "$work/hooks"
+	for ((k = 1; k <= ${#PATCHES[@]}; k++)); do
+		mkdir -p "$work/hooks/$k"
+		for f in $(patch_adds "${PATCHES[k - 1]}"); do
 			case "$f" in hook:*) hooks+=("${f#hook:}") ;; esac
 		done
 		for f in "${hooks[@]}"; do
-			git -C "$tree" show "$BASE_TAG:$(hook_path "$f")" | apply_hook "$f" "$state" "$base" >"$work/hooked" ||
-				die "hook $f does not fit $base's $(hook_path "$f")"
-			blob=$(git -C "$tree" hash-object -w "$work/hooked")
-			git -C "$tree" update-index --cacheinfo "100644,$blob,$(hook_path "$f")"
+			path=$(hook_path "$f")
+			git -C "$tree" show "$BASE_TAG:$path" | apply_hook "$f" "$work/state/$k" "$base" >"$work/hooks/$k/${path//\//%}" ||
+				die "hook $f does not fit $base's $path"
 		done
-		msg=$work/msg
-		{ cat "$SPLIT/$p.msg"; echo; echo "Signed-off-by: $LWNFS_IDENT_NAME <$LWNFS_IDENT_EMAIL>"; } >"$msg"
-		parent=$(git_fixed -C "$tree" commit-tree "$(git -C "$tree" write-tree)" -p "$parent" -F "$msg")
 	done
-	unset GIT_INDEX_FILE
-	git -C "$tree" update-ref refs/lwnfs/series "$parent"
+}
 
-	rm -rf "${out:?}/$base"
-	mkdir -p "$out/$base"
-	git -C "$tree" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
+# hooks_standin: $work/hooks/K for the scratch repository (and 0, its
+# base): a stand-in for each hook's file, a line and one more for each
+# line the hook's kept sections of patches 1 .. K add.
+hooks_standin() {
+	local f paths=()
+	rm -rf "$work/hooks"
+	for f in $(all_hooks); do
+		paths+=("$(hook_path "$f")")
+	done
+	seq 0 "${#PATCHES[@]}" | sed "s|^|$work/hooks/|" | xargs mkdir -p
+	python3 "$SECTIONS" counts "$(hooks_file "$base")" |
+		awk -F'\t' -v dir="$work/hooks" -v n="${#PATCHES[@]}" -v paths="$(printf '%s\n' "${paths[@]}")" '
+			{ for (k = $1; k <= n; k++) for (i = 1; i <= $3; i++) add[k, $2] = add[k, $2] sprintf("patch %d, line %d\n", $1, i) }
+			END {
+				np = split(paths, p, "\n")
+				for (k = 0; k <= n; k++)
+					for (i = 1; i <= np; i++) {
+						f = p[i]
+						gsub("/", "%", f)
+						printf "stand-in for %s\n%s", p[i], add[k, p[i]] > (dir "/" k "/" f)
+						close(dir "/" k "/" f)
+					}
+			}'
+}
+
+# format_series REPO DIR: the series that ends at $tip in REPO, its
+# series file and its cover letter in DIR.
+format_series() {
+	local repo=$1 dir=$2
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	git -C "$repo" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
 		format-patch -q --zero-commit --no-signature --no-base --no-thread \
-		-o "$out/$base" "$BASE_TAG..$parent"
-	(cd "$out/$base" && ls -- *.patch) >"$out/$base/series"
-	cover_letter "$base" "$tree" "$parent"
+		-o "$dir" "$BASE_TAG..$tip"
+	(cd "$dir" && ls -- *.patch) >"$dir/series"
+	cover_letter "$base" "$repo" "$tip"
 	if [ -n "$post" ]; then
-		cp "$work/cover" "$out/$base/0000-cover-letter.patch"
+		cp "$work/cover" "$dir/0000-cover-letter.patch"
 	else
-		cp "$work/cover" "$out/$base/cover-letter.txt"
+		cp "$work/cover" "$dir/cover-letter.txt"
 	fi
-	info "$base: $(wc -l <"$out/$base/series") patches in ${out#"$LWNFS_TOP"/}/$base"
+}
+
+# base_states BASE: $work/state/1 .. N, the sources after each patch on BASE.
+base_states() {
+	rm -rf "$work/state" "$work/final"
+	# (the newest base's states, made once a run)
+	[ -d "$work/newest-states" ] || make_states "$work/newest-states" "$(newest_base)"
+	cp -a "$work/newest-states" "$work/state"
+	if [ "$1" != "$(newest_base)" ]; then
+		stage_final "$work/final" "$1"
+		merge_states "$work/state" "$work/final"
+	fi
+}
+
+# attr_pattern PATH: the gitattributes pattern the kernel's rules give a
+# file by: its extension, or its name when it has none.
+attr_pattern() {
+	local name=${1##*/}
+	case "$name" in
+	?*.*) echo "*.${name##*.}" ;;
+	*) echo "$name" ;;
+	esac
+}
+
+# hook_key BASE: a hash of what the hooks add in each patch of BASE's
+# series ($work/state), where, and which attribute patterns its files
+# need: a kept capture is good for as long as it stays the same.
+hook_key() {
+	local k h hooks=()
+	for h in $(all_hooks); do
+		echo "hook $h: $(hook_path "$h")"
+		[ "$h" = maintainers ] || { hook_text "$h" && hook_anchor "$h" "$1"; }
+	done
+	for ((k = 1; k <= ${#PATCHES[@]}; k++)); do
+		for h in $(patch_adds "${PATCHES[k - 1]}"); do
+			case "$h" in hook:*) hooks+=("${h#hook:}") ;; esac
+		done
+		echo "patch $k: ${hooks[*]}"
+		case " ${hooks[*]} " in *" maintainers "*) maintainers_entry "$work/state/$k" ;; esac
+	done
+	(cd "$work/state/${#PATCHES[@]}" && find . -type f) | while IFS= read -r f; do attr_pattern "$f"; done | LC_ALL=C sort -u
+	# and the code that applies the hooks
+	cat "$LWNFS_TOP/scripts/gen-hooks.sh"
+}
+
+# key_of BASE: hook_key's hash.
+key_of() {
+	hook_key "$1" >"$work/key"
+	sha256sum "$work/key" | cut -c1-16
+}
+
+# hooks_file BASE: where BASE's capture is kept.
+hooks_file() {
+	echo "$SPLIT/hooks/$1.hooks"
+}
+
+# capture_stale BASE: why BASE's capture does not fit ($work/state), or
+# nothing when it does.
+capture_stale() {
+	local f
+	f=$(hooks_file "$1")
+	if [ ! -f "$f" ]; then
+		echo "there is no ${f#"$LWNFS_TOP"/}"
+	elif [ "$(sed -n 's/^pin\t//p' "$f")" != "$(base_pin "$1")" ]; then
+		echo "${f#"$LWNFS_TOP"/} was captured from $(sed -n 's/^pin\t//p' "$f"), bases.conf pins $(base_pin "$1")"
+	elif [ "$(sed -n 's/^key\t//p' "$f")" != "$(key_of "$1")" ]; then
+		echo "the hooks' text changed (configs/hooks.conf, split/MAINTAINERS.entry, Kconfig.snippet, scripts/gen-hooks.sh, or which patch adds which file) since ${f#"$LWNFS_TOP"/} was captured"
+	fi
+}
+
+# capture BASE: commit BASE's series ($work/state) on its tree, and keep
+# the hook files' sections of it in split/hooks/BASE.hooks.
+capture() {
+	local base=$1 tree f paths
+	need_tree "$base"
+	tree=$(tree_dir "$base")
+	hooks_tree
+	commit_series "$tree"
+	format_series "$tree" "$work/tree-series"
+	(cd "$work/state/${#PATCHES[@]}" && find . -type f | sed 's|^\./||') | while IFS= read -r f; do
+		printf '%s\t%s\n' "$(attr_pattern "$f")" \
+			"$(git -C "$tree" check-attr -a -- "$f" | sed 's/^[^:]*: \([^:]*\): /\1=/; s/=set$//; s/^\(.*\)=unset$/-\1/' | tr '\n' ' ' | sed 's/ $//')"
+	done | LC_ALL=C sort -u >"$work/attrs"
+	# one set of attributes a name pattern, and none that would filter
+	! cut -f1 "$work/attrs" | uniq -d | grep . >&2 ||
+		die "$base's tree gives files of the name pattern above other attributes; scripts/gen-patches.sh keeps one set a pattern"
+	! cut -f2 "$work/attrs" | tr ' ' '\n' | grep -v '^$\|^diff=' >&2 ||
+		die "$base's tree gives lwnfs's files the attributes above; only diff= is kept"
+	mkdir -p "$SPLIT/hooks"
+	paths=()
+	for f in $(all_hooks); do
+		paths+=("$(hook_path "$f")")
+	done
+	rm -f "$work/hooks.old"
+	[ ! -f "$(hooks_file "$base")" ] || cp -p "$(hooks_file "$base")" "$work/hooks.old"
+	python3 "$SECTIONS" capture "$(hooks_file "$base")" "$(base_pin "$base")" \
+		"$(key_of "$base")" "$work/attrs" "$work/tree-series" "${paths[@]}"
+	# what the capture makes must be what the tree made
+	standin_series "$work/check-series"
+	if ! diff -r "$work/tree-series" "$work/check-series" >&2; then
+		if [ -f "$work/hooks.old" ]; then cp -p "$work/hooks.old" "$(hooks_file "$base")"; else rm -f "$(hooks_file "$base")"; fi
+		die "$base: the series made from the capture (+) differs from the one made on the tree (-); split/hooks/$base.hooks is as it was"
+	fi
+	info "$base: its hooks' sections captured from its tree in split/hooks/$base.hooks"
+}
+
+# standin_repo BASE: $repo, a scratch repository whose BASE_TAG holds a
+# stand-in for each hook file, with the captured attributes.
+standin_repo() {
+	repo=$work/repo-$1
+	rm -rf "$repo"
+	git init -q "$repo"
+	mkdir -p "$repo/.git/info"
+	python3 "$SECTIONS" attrs "$(hooks_file "$1")" >"$repo/.git/info/attributes"
+	export GIT_INDEX_FILE=$work/index
+	rm -f "$GIT_INDEX_FILE"
+	(cd "$work/hooks/0" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) >"$work/hook-files"
+	(cd "$work/hooks/0" && git --git-dir="$repo/.git" hash-object -w --no-filters --stdin-paths <"$work/hook-files") |
+		paste -d ' ' - "$work/hook-files" | sed 's/^/100644 /; s/%/\//g; s/ \([^ ]*\)$/\t\1/' |
+		git -C "$repo" update-index --add --index-info
+	git -C "$repo" tag "$BASE_TAG" "$(git_fixed -C "$repo" commit-tree "$(git -C "$repo" write-tree)" -m base)"
+	unset GIT_INDEX_FILE
+}
+
+# standin_series DIR: $base's series in DIR, made in a scratch repository
+# with its kept capture.
+standin_series() {
+	local repo
+	hooks_standin
+	standin_repo "$base"
+	commit_series "$repo"
+	format_series "$repo" "$1"
+	python3 "$SECTIONS" splice "$(hooks_file "$base")" "$1"
+	! grep -l '^.stand-in for ' "$1"/*.patch >&2 ||
+		die "a stand-in's line is left in the series above: split/hooks/$base.hooks lacks a section"
+}
+
+# gen_base BASE: BASE's series in $out/BASE. Without --tree, from the
+# kept capture (taken again first when it is stale and the tree is here);
+# with it, on the base's tree.
+gen_base() {
+	local base=$1 tree why repo tip
+	base_states "$base"
+	if [ -n "$use_tree$post" ]; then
+		need_tree "$base"
+		tree=$(tree_dir "$base")
+		hooks_tree
+		commit_series "$tree"
+		format_series "$tree" "$out/$base"
+	else
+		why=$(capture_stale "$base")
+		if [ -n "$why" ] || [ -n "$recapture" ]; then
+			if [ -n "$no_capture" ]; then
+				stale+=("$base: $why; capture its hooks again from its tree: make capture BASE=$base")
+				return 0
+			elif [ -z "$recapture" ] && ! tree_ready "$base"; then
+				stale+=("$base: $why, and its hooks must be captured again from its tree: $(fetch_command "$base"), then make patches")
+				return 0
+			fi
+			[ -n "$recapture" ] || info "$base: $why: capturing again from its tree"
+			capture "$base"
+		fi
+		standin_series "$out/$base"
+	fi
+	info "$base: $(wc -l <"$out/$base/series") patches"
 }
 
 if [ -n "$final_one" ]; then
@@ -230,12 +435,34 @@ if [ -n "$states_only" ]; then
 	exit 0
 fi
 
+# Every series is made in $work first: a failure writes none of them.
+final_out=$out
+out=$work/out
+check_claimed
+# (only make patches itself rewrites split/)
+[ -z "$absorb" ] || absorb_edit
+stale=()
 for base in "${targets[@]}"; do
 	gen_base "$base"
 done
+if [ ${#stale[@]} -gt 0 ]; then
+	printf 'error: %s\n' "${stale[@]}" >&2
+	die "no series generated, and nothing written to ${final_out#"$LWNFS_TOP"/}/"
+fi
+# each base's directory swapped in whole, from a copy beside it
+mkdir -p "$final_out"
+for base in "${targets[@]}"; do
+	rm -rf "$final_out/.$base.new" "$final_out/.$base.old"
+	cp -a "$out/$base" "$final_out/.$base.new"
+	[ ! -e "$final_out/$base" ] || mv -T "$final_out/$base" "$final_out/.$base.old"
+	mv -T "$final_out/.$base.new" "$final_out/$base"
+	rm -rf "$final_out/.$base.old"
+done
+info "${#targets[@]} series in ${final_out#"$LWNFS_TOP"/}/: ${targets[*]}"
 
 # The top-level quilt series is the newest base's.
-if [ "$out" = "$LWNFS_TOP/patches" ]; then
+if [ "$final_out" = "$LWNFS_TOP/patches" ] && [ -d "$final_out/$(newest_base)" ]; then
 	newest=$(newest_base)
-	sed "s|^|patches/$newest/|" "$out/$newest/series" >"$LWNFS_TOP/series"
+	sed "s|^|patches/$newest/|" "$final_out/$newest/series" >"$work/series"
+	mv "$work/series" "$LWNFS_TOP/series"
 fi

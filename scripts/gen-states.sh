@@ -40,12 +40,18 @@ stage_final() {
 	die "base $target not in bases.conf"
 }
 
-# make_states DIR BASE: DIR/1 .. DIR/N, the sources after each patch, for
-# BASE. DIR/N is the final state; each earlier one drops the files its
-# successor adds and reverse-applies that patch's split diff.
+# make_states DIR BASE [FINAL]: DIR/1 .. DIR/N, the sources after each
+# patch, for BASE (or from the final sources in FINAL). DIR/N is the final
+# state; each earlier one drops the files its successor adds and
+# reverse-applies that patch's split diff.
 make_states() {
 	local dir=$1 n=${#PATCHES[@]} k p f
-	stage_final "$dir/$n" "$2"
+	if [ -n "${3:-}" ]; then
+		mkdir -p "$dir"
+		cp -a "$3" "$dir/$n"
+	else
+		stage_final "$dir/$n" "$2"
+	fi
 	for ((k = n; k > 1; k--)); do
 		p=${PATCHES[k - 1]}
 		cp -a "$dir/$k" "$dir/$((k - 1))"
@@ -60,36 +66,92 @@ make_states() {
 	done
 }
 
-# resolve_removed: a merge result on stdin, resolved on stdout: a conflict
-# where the state's side is empty (a base delta changing lines that a later
-# patch adds) or where the two sides change lines next to each other
-# (scripts/resolve-merge.py says how). Any other conflict fails.
-# The merge is asked for diff3 output (with the base's side): without it,
-# git trims lines common to both sides off a conflict, and a state's empty
-# side can come out holding a line or two that the merge moved there.
-resolve_removed() {
-	python3 "$LWNFS_TOP/scripts/resolve-merge.py"
-}
-
 # merge_states DIR FINAL: turn the newest base's states in DIR into an older
 # base's, whose final sources are FINAL, by a three-way merge of each file:
 # the split (newest final -> state) and the base delta (newest final ->
 # FINAL) touch different lines, so they combine without either knowing of
-# the other.
+# the other. scripts/resolve-merge.py --states makes the merges, and
+# resolves a conflict where the state's side is empty (a base delta changing
+# lines that a later patch adds) or where the two sides change lines next to
+# each other; any other conflict fails. The merge is asked for diff3 output
+# (with the base's side): without it, git trims lines common to both sides
+# off a conflict, and a state's empty side can come out holding a line or
+# two that the merge moved there.
 merge_states() {
-	local dir=$1 final=$2 n=${#PATCHES[@]} k f rc
-	for ((k = 1; k <= n; k++)); do
-		while IFS= read -r f; do
-			[ -f "$final/$f" ] || continue
-			# its status is the number of conflicts, or above 127 for an error
-			rc=0
-			git merge-file -q -p --diff3 --marker-size 32 "$dir/$k/$f" "$dir/$n/$f" "$final/$f" >"$work/merged" || rc=$?
-			[ "$rc" -lt 128 ] || die "git merge-file failed on $f (state $k)"
-			resolve_removed <"$work/merged" >"$dir/$k/$f" ||
-				die "the base delta and split/ both change the lines of $f above (state $k); move one of them"
-		done < <(cd "$dir/$k" && find . -type f | sed 's|^\./||')
-	done
+	local dir=$1 final=$2 n=${#PATCHES[@]}
+	python3 "$LWNFS_TOP/scripts/resolve-merge.py" --states "$dir" "$final" "$n" || exit 1
 	# the last state is the older base's final sources themselves
 	rm -rf "${dir:?}/$n"
 	cp -a "$final" "$dir/$n"
+}
+
+# series_final DIR: the final sources as the newest base's series in
+# patches/ has them: its patches applied to an empty directory, less the
+# tree hooks' files.
+series_final() {
+	local dir=$1 newest f excl=()
+	newest=$(newest_base)
+	[ -s "$LWNFS_TOP/patches/$newest/series" ] ||
+		die "split/*.diff does not fit the sources, and there is no patches/$newest/ to tell which patch wrote the lines that changed"
+	for f in $(all_hooks); do
+		excl+=("--exclude=$(hook_path "$f")")
+	done
+	mkdir -p "$dir"
+	while IFS= read -r f; do
+		(cd "$dir" && git apply "${excl[@]}" "$LWNFS_TOP/patches/$newest/$f") ||
+			die "patches/$newest/$f does not apply on the ones before it"
+	done <"$LWNFS_TOP/patches/$newest/series"
+}
+
+# states_by SPLITDIR DIR BASE: make_states DIR BASE with the split diffs
+# of SPLITDIR.
+states_by() {
+	local SPLIT=$1
+	make_states "$2" "$3"
+}
+
+# absorb_edit: when the split diffs do not fit the final sources (an edit
+# of lines that a later patch wrote), place the edit in the patches that
+# wrote those lines (scripts/absorb.py): from the states of the series
+# that patches/ holds for the newest base to those of the edited sources,
+# and write their split diffs again.
+absorb_edit() {
+	local newest n=${#PATCHES[@]} k p f a=$work/absorb diffs=()
+	newest=$(newest_base)
+	if (make_states "$a/try" "$newest") >/dev/null 2>&1; then
+		rm -rf "$a"
+		return 0
+	fi
+	info "split/*.diff does not fit the sources: placing the edit in the patches that wrote its lines"
+	series_final "$a/final"
+	(make_states "$a/old" "$newest" "$a/final") ||
+		die "split/ changed since patches/$newest was made, and so did the sources; make one change at a time, or: make edit"
+	stage_final "$a/new" "$newest"
+	for ((k = 1; k <= n; k++)); do
+		p=${PATCHES[k - 1]}
+		for f in $(patch_adds "$p"); do
+			case "$f" in hook:*) ;; *) printf '%s\t%s\n' "$f" "$k" ;; esac
+		done
+		if [ -f "$SPLIT/$p.diff" ]; then diffs+=("$SPLIT/$p.diff"); else diffs+=(-); fi
+	done >"$a/adds"
+	python3 "$LWNFS_TOP/scripts/absorb.py" "$a/old" "$a/new" "$a/placed" "$a/adds" "${diffs[@]}" |
+		while IFS= read -r f; do
+			k=${f##* }
+			echo ">> ${f% -> patch *} -> ${PATCHES[k - 1]}"
+		done
+	# the new split diffs, checked in a copy of split/ before they go in
+	cp -a "$SPLIT" "$a/split"
+	for ((k = 2; k <= n; k++)); do
+		diff_tree "$a/placed/$((k - 1))" "$a/placed/$k" "$a/split/${PATCHES[k - 1]}.diff"
+	done
+	states_by "$a/split" "$a/check" "$newest"
+	for ((k = 1; k <= n; k++)); do
+		diff -r "$a/placed/$k" "$a/check/$k" >/dev/null ||
+			die "the placed edit does not give state $k again (scripts/absorb.py); split/ is as it was"
+	done
+	for ((k = 2; k <= n; k++)); do
+		p=${PATCHES[k - 1]}
+		if [ -f "$a/split/$p.diff" ]; then cp "$a/split/$p.diff" "$SPLIT/$p.diff"; else rm -f "$SPLIT/$p.diff"; fi
+	done
+	rm -rf "$a"
 }

@@ -179,23 +179,21 @@ else
 fi
 unfit=$(carry_down)
 
-# patches/ for every base; the edited base's must come out as the branch.
-failed=() treeless=()
+# patches/ for every base, without the trees (split/hooks/); the edited
+# base's must come out as the branch.
+failed=()
 for b in "${bases[@]}"; do
-	if ! generable "$b"; then
-		# no tree to generate its series: its delta must still apply
-		if "$LWNFS_TOP/scripts/gen-patches.sh" --final "$b" "$work/final-$b" >"$work/gen-$b.log" 2>&1 &&
-			"$LWNFS_TOP/scripts/gen-module.sh" "$b" >>"$work/gen-$b.log" 2>&1; then
-			treeless+=("$b")
-		else
-			failed+=("$b")
-		fi
-	elif ! "$LWNFS_TOP/scripts/gen-patches.sh" "$b" >"$work/gen-$b.log" 2>&1 ||
+	if ! "$LWNFS_TOP/scripts/gen-patches.sh" "$b" >"$work/gen-$b.log" 2>&1 ||
 		! "$LWNFS_TOP/scripts/gen-module.sh" "$b" >>"$work/gen-$b.log" 2>&1; then
 		[ "$b" != "$base" ] || { cat "$work/gen-$b.log"; restore "the edited series does not generate; nothing imported"; }
 		failed+=("$b")
 	fi
 done
+# and once more on the edited base's tree, to hold it beside the branch
+"$LWNFS_TOP/scripts/gen-patches.sh" --tree -o "$work/on-tree" "$base" >>"$work/gen-$base.log" 2>&1 ||
+	{ cat "$work/gen-$base.log"; restore "the edited series does not generate on $base's tree; nothing imported"; }
+diff -r "$work/on-tree/$base" "$LWNFS_TOP/patches/$base" >&2 ||
+	restore "$base's series made on its tree (-) differs from the one made from split/hooks/$base.hooks (+); capture it again first: make capture BASE=$base"
 "$LWNFS_TOP/scripts/gen-yocto.sh" >/dev/null
 tip=$(git rev-parse HEAD)
 got=$(git -C "$(tree_dir "$base")" rev-parse refs/lwnfs/series)
@@ -222,9 +220,6 @@ git -C "$(tree_dir "$base")" update-ref "refs/lwnfs/imported/$base" "$tip"
 git -C "$(tree_dir "$base")" worktree remove --force "$dir"
 git -C "$(tree_dir "$base")" branch -q -D "$branch"
 info "imported the edit of $base (its branch is kept as refs/lwnfs/imported/$base); patches/ regenerated"
-for b in "${treeless[@]}"; do
-	echo "patches/$b: not regenerated (no tree: $(base_tree_text "$b")); its delta applies and module/$b is regenerated; with a clone: $(tree_env "$b")=/path make patches"
-done
 # a delta applies on top of the newer bases' ones: the first base that
 # fails stops the older ones
 if [ ${#failed[@]} -gt 0 ]; then
@@ -232,7 +227,11 @@ if [ ${#failed[@]} -gt 0 ]; then
 	sed 's/^/  | /' "$work/gen-$b.log"
 	hunks=''
 	[ -z "$unfit" ] || hunks="; the change's hunks further up"
-	echo "$b: deltas/$b.diff does not fit the change (above$hunks); fix it there: make edit BASE=$b"
+	if grep -q "deltas/$b.diff does not apply" "$work/gen-$b.log"; then
+		echo "$b: deltas/$b.diff does not fit the change (above$hunks); fix it there: make edit BASE=$b"
+	else
+		echo "$b: its series was not generated (above)"
+	fi
 	[ ${#failed[@]} -eq 1 ] || echo "${failed[*]:1}: not generated until $b's delta is fixed"
 	exit 1
 fi

@@ -53,9 +53,30 @@ conf_rows() {
 	awk '!/^[[:space:]]*#/ && NF' "$1"
 }
 
+# The rows of bases.conf are read with bash alone: the scripts ask for a
+# base's fields thousands of times, and a run of awk for each costs
+# seconds.
+
 # Print the bases, newest first.
 all_bases() {
-	conf_rows "$BASES_CONF" | awk '{ print $1 }'
+	local line row_words
+	while IFS= read -r line || [ -n "$line" ]; do
+		[[ $line =~ ^[[:space:]]*(#|$) ]] && continue
+		read -ra row_words <<<"$line"
+		echo "${row_words[0]}"
+	done <"$BASES_CONF"
+}
+
+# base_row BASE: BASE's row of bases.conf, as words in BASE_WORDS; fails
+# when there is none.
+base_row() {
+	local line
+	while IFS= read -r line || [ -n "$line" ]; do
+		[[ $line =~ ^[[:space:]]*(#|$) ]] && continue
+		read -ra BASE_WORDS <<<"$line"
+		[ "${BASE_WORDS[0]}" != "$1" ] || return 0
+	done <"$BASES_CONF"
+	return 1
 }
 
 # newest_base, oldest_base: the first and last rows. Both are Debian rows,
@@ -86,7 +107,8 @@ debian_bases() {
 # base_source BASE: where its tree comes from: debian (a linux-source
 # package) or git (a public snapshot, imported from a clone the user names).
 base_source() {
-	conf_rows "$BASES_CONF" | awk -v b="$1" '$1 == b { print ($2 ~ /^git:/) ? "git" : "debian" }'
+	base_row "$1" || return 0
+	case "${BASE_WORDS[1]}" in git:*) echo git ;; *) echo debian ;; esac
 }
 
 # base_field BASE NAME: one column of bases.conf, named as in its header
@@ -94,7 +116,7 @@ base_source() {
 # (asking a row for the other kind's column is a mistake in a script, and
 # dies), version, clang and kunit for both.
 base_field() {
-	local col src
+	local col src v
 	src=$(base_source "$1")
 	[ -n "$src" ] || return 0
 	case "$2:$src" in
@@ -105,11 +127,13 @@ base_field() {
 	repo:debian | commit:debian) die "base $1 is a Debian base: it has no git $2" ;;
 	*) die "bases.conf has no column '$2'" ;;
 	esac
-	conf_rows "$BASES_CONF" | awk -v b="$1" -v c="$col" '$1 == b { v = $c; sub(/^git:/, "", v); print v }'
+	base_row "$1"
+	v=${BASE_WORDS[col - 1]:-}
+	echo "${v#git:}"
 }
 
 check_base() {
-	all_bases | grep -qxF -- "$1" ||
+	base_row "$1" ||
 		die "unknown base '$1'; known bases: $(all_bases | tr '\n' ' ')(see bases.conf)"
 }
 
@@ -216,13 +240,21 @@ base_tree_text() {
 	fi
 }
 
+# fetch_command BASE: what brings BASE's tree into the cache.
+fetch_command() {
+	if [ "$(base_source "$1")" = debian ]; then
+		echo "make fetch BASE=$1"
+	else
+		echo "$(tree_env "$1")=/path/to/a/clone make fetch BASE=$1 (a clone of $(base_field "$1" repo))"
+	fi
+}
+
 # need_tree BASE: fail with the command to run when a base is not fetched,
 # or when the cached tree is not the one bases.conf pins.
 need_tree() {
 	local have want how
 	check_base "$1"
-	how="make fetch BASE=$1"
-	[ "$(base_source "$1")" = debian ] || how="$(tree_env "$1")=/path/to/a/clone make fetch BASE=$1 (a clone of $(base_field "$1" repo))"
+	how=$(fetch_command "$1")
 	git -C "$(tree_dir "$1")" rev-parse -q --verify "$BASE_TAG^{commit}" >/dev/null 2>&1 ||
 		die "base $1 is not fetched; run: $how"
 	have=$(tree_pin "$1")

@@ -17,8 +17,13 @@ Two kinds of conflict have a sure answer:
 Any other conflict (both sides change the same base line, one side
 inserts lines next to the other's edit, or both add the same line) exits
 1, with the rule and the block on stderr.
+
+With --states STATES FINAL N, it does all of merge_states' merges in one
+run (merge_states() below says how).
 """
 import difflib
+import os
+import subprocess
 import sys
 
 # long markers, which no line of the sources starts with
@@ -75,9 +80,10 @@ def report(rule, block):
         sys.stderr.buffer.flush()
 
 
-def main():
+def resolve(data):
+    """The merge result DATA (bytes) resolved, or None (said on stderr)."""
     out, block, part = [], None, None
-    for line in sys.stdin.buffer.read().splitlines(keepends=True):
+    for line in data.splitlines(keepends=True):
         if line.startswith(OURS + b' ') and block is None:
             block, part = {'ours': [], 'base': [], 'theirs': []}, 'ours'
         elif line.startswith(BASE + b' ') and part == 'ours':
@@ -88,7 +94,7 @@ def main():
             merged = combine(block['ours'], block['base'], block['theirs'])
             if isinstance(merged, str):
                 report(merged, block)
-                return 1
+                return None
             out += merged
             block = part = None
         elif block is not None:
@@ -97,8 +103,57 @@ def main():
             out.append(line)
     if block is not None:
         sys.stderr.write('resolve-merge: a conflict block does not end\n')
+        return None
+    return b''.join(out)
+
+
+def merge_states(states, final, n):
+    """scripts/gen-states.sh's merge_states: each file of STATES/1 .. N-1
+    that FINAL also has becomes the merge of the state (ours), STATES/N
+    (base) and FINAL (theirs), in place. A side equal to base gives the
+    other side; otherwise git merge-file merges, and resolve() resolves."""
+    for k in range(1, n):
+        top = os.path.join(states, str(k))
+        for root, _, names in os.walk(top):
+            for name in names:
+                path = os.path.join(root, name)
+                rel = os.path.relpath(path, top)
+                theirs_path = os.path.join(final, rel)
+                if not os.path.isfile(theirs_path):
+                    continue
+                with open(path, 'rb') as f:
+                    ours = f.read()
+                with open(os.path.join(states, str(n), rel), 'rb') as f:
+                    base = f.read()
+                with open(theirs_path, 'rb') as f:
+                    theirs = f.read()
+                if ours == base or base == theirs:
+                    merged = theirs if ours == base else ours
+                else:
+                    run = subprocess.run(['git', 'merge-file', '-q', '-p', '--diff3', '--marker-size', str(MARK),
+                                          path, os.path.join(states, str(n), rel), theirs_path],
+                                         stdout=subprocess.PIPE, check=False)
+                    if run.returncode >= 128:
+                        sys.stderr.write('error: git merge-file failed on %s (state %d)\n' % (rel, k))
+                        return 1
+                    merged = resolve(run.stdout) if run.returncode else run.stdout
+                    if merged is None:
+                        sys.stderr.write('error: the base delta and split/ both change the lines of %s above (state %d); '
+                                         'move one of them\n' % (rel, k))
+                        return 1
+                if merged != ours:
+                    with open(path, 'wb') as f:
+                        f.write(merged)
+    return 0
+
+
+def main():
+    if len(sys.argv) == 5 and sys.argv[1] == '--states':
+        return merge_states(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    merged = resolve(sys.stdin.buffer.read())
+    if merged is None:
         return 1
-    sys.stdout.buffer.write(b''.join(out))
+    sys.stdout.buffer.write(merged)
     return 0
 
 
