@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Check patches/BASE/ against the sources without the base's kernel tree,
-# for a base whose tree this machine does not have (a git snapshot; see
-# bases.conf). It checks that:
+# in its own way, beside the generation that scripts/check-sync.sh compares
+# (which comes from the captured hook sections). It checks that:
 #  - series names exactly the directory's *.patch files, each once, in
 #    order, and the directory holds nothing else but cover-letter.txt;
 #  - patch k of N has the generator's From line, author and date, the
@@ -44,17 +44,15 @@ fail() {
 	bad=1
 }
 
-# the hooks: NAME PATH TEXT, and the patch each is added in
-declare -A hook_path_of=() hook_patch=()
-while IFS=$'\t' read -r name path _; do
-	hook_path_of[$name]=$path
-done < <(conf_rows "$CONFIGS/hooks.conf" | awk -F'\t+' -v OFS='\t' '$1 == "hook" { print $2, $3, $4 }')
+# the patch each hook is added in
+declare -A hook_patch=()
 for ((k = 1; k <= n; k++)); do
 	for f in $(conf_rows "$SPLIT/patches.conf" | awk -v p="${PATCHES[k - 1]}" '$1 == p { for (i = 2; i <= NF; i++) print $i }'); do
 		case "$f" in hook:*) hook_patch[${f#hook:}]=$k ;; esac
 	done
 done
-# the hooks' own code gives the lines each one adds (no tree needed for that)
+# the hooks' own code gives the lines each one adds (no tree needed for
+# that), and HOOK_PATH, the file of each
 post=''
 # shellcheck source=scripts/gen-hooks.sh
 . "$LWNFS_TOP/scripts/gen-hooks.sh"
@@ -114,7 +112,7 @@ extra=$(find "$dir" -mindepth 1 -maxdepth 1 ! -name series ! -name cover-letter.
 
 # the generator's states for this base, and its cover letter's text
 "$LWNFS_TOP/scripts/gen-patches.sh" --states "$work/states" "$base" >/dev/null
-mapfile -t hook_paths < <(printf '%s\n' "${hook_path_of[@]}" | sort -u)
+mapfile -t hook_paths < <(printf '%s\n' "${HOOK_PATH[@]}" | sort -u)
 excludes=()
 declare -A hook_paths_set=()
 for h in "${hook_paths[@]}"; do excludes+=(--exclude="$h") && hook_paths_set[$h]=1; done
@@ -164,8 +162,8 @@ Date: $(date -u -d "$LWNFS_DATE" '+%a, %-d %b %Y %T +0000')" ] ||
 		fail "${listed[k - 1]}: does not apply in turn (less the hooks): $(head -n 2 "$work/err" | tr '\n' ' ')"
 	diff -r -x .git "$work/states/$k" "$work/r" >"$work/d" ||
 		fail "${listed[k - 1]}: lwnfs's files after it differ from the sources' (make patches): $(head -n 4 "$work/d" | tr '\n' ' ')"
-	for h in "${!hook_path_of[@]}"; do
-		path=${hook_path_of[$h]}
+	for h in "${!HOOK_PATH[@]}"; do
+		path=${HOOK_PATH[$h]}
 		section "$path" "$p" >"$work/sec"
 		hook_adds "$h" "$k" >"$work/exp"
 		sed -n 's/^+//p' "$work/sec" >"$work/got"
@@ -245,5 +243,5 @@ printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\n' "$v" "$p" "${s%%[!0-9]*}
 	fail "contrib/buildroot/lwnfs-line.sh does not pick patches/$base for Linux $v.$p"
 { [ -f "$LWNFS_TOP/$KMETA/features/lwnfs/lwnfs-v$v.$p.scc" ] && [ "v$v.$p" = "$base" ]; } ||
 	fail "meta-lwnfs has no features/lwnfs/lwnfs-v$v.$p.scc for Linux $v.$p"
-[ $bad = 0 ] || die "patches/$base does not match the sources (above); with its tree ($(tree_env "$base")=/path for a git base): make patches"
+[ $bad = 0 ] || die "patches/$base does not match the sources (above); run: make patches"
 info "patches/$base: $n patches, their lwnfs files, hooks, messages and cover letter match the sources (checked without a tree)"

@@ -55,7 +55,7 @@ commit_tree() {
 	rm -rf "$tree.tmp"
 	info "$base: ready at $tree ($(git -C "$tree" rev-parse --short HEAD))"
 	# (what make patches keeps of the tree: scripts/gen-patches.sh)
-	[ "$(sed -n 's/^pin\t//p' "$LWNFS_TOP/split/hooks/$base.hooks" 2>/dev/null)" = "$pin" ] ||
+	[ "$(capture_pin "$base")" = "$pin" ] ||
 		info "$base: split/hooks/$base.hooks is not of this tree's pin; make patches captures it from the tree"
 }
 

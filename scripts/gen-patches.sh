@@ -124,6 +124,17 @@ patch_adds() {
 # shellcheck source=scripts/gen-states.sh
 . "$LWNFS_TOP/scripts/gen-states.sh"
 
+# HOOKS_BY[K]: the hooks that patches 1 .. K add, in order (a leading space
+# before each)
+declare -A HOOKS_BY=()
+hooks_so_far=''
+for ((k = 1; k <= ${#PATCHES[@]}; k++)); do
+	for f in $(patch_adds "${PATCHES[k - 1]}"); do
+		case "$f" in hook:*) hooks_so_far+=" ${f#hook:}" ;; esac
+	done
+	HOOKS_BY[$k]=$hooks_so_far
+done
+
 # fill_cover BASE STATE: split/cover-letter.msg with the base's facts
 # filled in (its subject line, a blank line and its text), for the base
 # whose final sources are STATE.
@@ -184,14 +195,11 @@ commit_series() {
 # hooks_tree: $work/hooks/K for the base's tree: the file of each hook
 # added by patch K or before, as the hook changes the tree's.
 hooks_tree() {
-	local k f path hooks=()
+	local k f path
 	rm -rf "$work/hooks"
 	for ((k = 1; k <= ${#PATCHES[@]}; k++)); do
 		mkdir -p "$work/hooks/$k"
-		for f in $(patch_adds "${PATCHES[k - 1]}"); do
-			case "$f" in hook:*) hooks+=("${f#hook:}") ;; esac
-		done
-		for f in "${hooks[@]}"; do
+		for f in ${HOOKS_BY[$k]}; do
 			path=$(hook_path "$f")
 			git -C "$tree" show "$BASE_TAG:$path" | apply_hook "$f" "$work/state/$k" "$base" >"$work/hooks/$k/${path//\//%}" ||
 				die "hook $f does not fit $base's $path"
@@ -203,14 +211,10 @@ hooks_tree() {
 # base): a stand-in for each hook's file, a line and one more for each
 # line the hook's kept sections of patches 1 .. K add.
 hooks_standin() {
-	local f paths=()
 	rm -rf "$work/hooks"
-	for f in $(all_hooks); do
-		paths+=("$(hook_path "$f")")
-	done
 	seq 0 "${#PATCHES[@]}" | sed "s|^|$work/hooks/|" | xargs mkdir -p
 	python3 "$SECTIONS" counts "$(hooks_file "$base")" |
-		awk -F'\t' -v dir="$work/hooks" -v n="${#PATCHES[@]}" -v paths="$(printf '%s\n' "${paths[@]}")" '
+		awk -F'\t' -v dir="$work/hooks" -v n="${#PATCHES[@]}" -v paths="$(printf '%s\n' "${HOOK_PATH[@]}")" '
 			{ for (k = $1; k <= n; k++) for (i = 1; i <= $3; i++) add[k, $2] = add[k, $2] sprintf("patch %d, line %d\n", $1, i) }
 			END {
 				np = split(paths, p, "\n")
@@ -268,17 +272,14 @@ attr_pattern() {
 # series ($work/state), where, and which attribute patterns its files
 # need: a kept capture is good for as long as it stays the same.
 hook_key() {
-	local k h hooks=()
+	local k h
 	for h in $(all_hooks); do
 		echo "hook $h: $(hook_path "$h")"
 		[ "$h" = maintainers ] || { hook_text "$h" && hook_anchor "$h" "$1"; }
 	done
 	for ((k = 1; k <= ${#PATCHES[@]}; k++)); do
-		for h in $(patch_adds "${PATCHES[k - 1]}"); do
-			case "$h" in hook:*) hooks+=("${h#hook:}") ;; esac
-		done
-		echo "patch $k: ${hooks[*]}"
-		case " ${hooks[*]} " in *" maintainers "*) maintainers_entry "$work/state/$k" ;; esac
+		echo "patch $k:${HOOKS_BY[$k]}"
+		case "${HOOKS_BY[$k]} " in *" maintainers "*) maintainers_entry "$work/state/$k" ;; esac
 	done
 	(cd "$work/state/${#PATCHES[@]}" && find . -type f) | while IFS= read -r f; do attr_pattern "$f"; done | LC_ALL=C sort -u
 	# and the code that applies the hooks
@@ -291,11 +292,6 @@ key_of() {
 	sha256sum "$work/key" | cut -c1-16
 }
 
-# hooks_file BASE: where BASE's capture is kept.
-hooks_file() {
-	echo "$SPLIT/hooks/$1.hooks"
-}
-
 # capture_stale BASE: why BASE's capture does not fit ($work/state), or
 # nothing when it does.
 capture_stale() {
@@ -303,8 +299,8 @@ capture_stale() {
 	f=$(hooks_file "$1")
 	if [ ! -f "$f" ]; then
 		echo "there is no ${f#"$LWNFS_TOP"/}"
-	elif [ "$(sed -n 's/^pin\t//p' "$f")" != "$(base_pin "$1")" ]; then
-		echo "${f#"$LWNFS_TOP"/} was captured from $(sed -n 's/^pin\t//p' "$f"), bases.conf pins $(base_pin "$1")"
+	elif [ "$(capture_pin "$1")" != "$(base_pin "$1")" ]; then
+		echo "${f#"$LWNFS_TOP"/} was captured from $(capture_pin "$1"), bases.conf pins $(base_pin "$1")"
 	elif [ "$(sed -n 's/^key\t//p' "$f")" != "$(key_of "$1")" ]; then
 		echo "the hooks' text changed (configs/hooks.conf, split/MAINTAINERS.entry, Kconfig.snippet, scripts/gen-hooks.sh, or which patch adds which file) since ${f#"$LWNFS_TOP"/} was captured"
 	fi
@@ -313,7 +309,7 @@ capture_stale() {
 # capture BASE: commit BASE's series ($work/state) on its tree, and keep
 # the hook files' sections of it in split/hooks/BASE.hooks.
 capture() {
-	local base=$1 tree f paths
+	local base=$1 tree f
 	need_tree "$base"
 	tree=$(tree_dir "$base")
 	hooks_tree
@@ -329,14 +325,10 @@ capture() {
 	! cut -f2 "$work/attrs" | tr ' ' '\n' | grep -v '^$\|^diff=' >&2 ||
 		die "$base's tree gives lwnfs's files the attributes above; only diff= is kept"
 	mkdir -p "$SPLIT/hooks"
-	paths=()
-	for f in $(all_hooks); do
-		paths+=("$(hook_path "$f")")
-	done
 	rm -f "$work/hooks.old"
 	[ ! -f "$(hooks_file "$base")" ] || cp -p "$(hooks_file "$base")" "$work/hooks.old"
 	python3 "$SECTIONS" capture "$(hooks_file "$base")" "$(base_pin "$base")" \
-		"$(key_of "$base")" "$work/attrs" "$work/tree-series" "${paths[@]}"
+		"$(key_of "$base")" "$work/attrs" "$work/tree-series" "${HOOK_PATH[@]}"
 	# what the capture makes must be what the tree made
 	standin_series "$work/check-series"
 	if ! diff -r "$work/tree-series" "$work/check-series" >&2; then

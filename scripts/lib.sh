@@ -213,19 +213,14 @@ tree_ready() {
 	[ "$(tree_pin "$1")" = "$(base_pin "$1")" ]
 }
 
-# generable BASE: whether make patches can generate BASE's series here: a
-# Debian base (its tree is fetched when missing), or a git base imported at
-# its pin.
-generable() {
-	[ "$(base_source "$1")" = debian ] || tree_ready "$1"
-}
 
 # has_tree BASE: whether this machine can have BASE's tree: a Debian base
 # (fetched from the archive), a git base already imported at its pin, or
 # one whose clone the user names in $(tree_env BASE).
 has_tree() {
 	local env
-	generable "$1" && return 0
+	[ "$(base_source "$1")" = git ] || return 0
+	tree_ready "$1" && return 0
 	env=$(tree_env "$1")
 	[ -n "${!env:-}" ]
 }
@@ -261,6 +256,16 @@ need_tree() {
 	want=$(base_pin "$1")
 	[ "$have" = "$want" ] ||
 		die "the cached $1 tree is ${have:-?}, bases.conf pins $want; run: $how"
+}
+
+# hooks_file BASE: where the tree hooks' sections of BASE's series are kept
+# (scripts/gen-patches.sh captures them from its tree); capture_pin BASE:
+# the pin they were captured at.
+hooks_file() {
+	echo "$LWNFS_TOP/split/hooks/$1.hooks"
+}
+capture_pin() {
+	sed -n 's/^pin\t//p' "$(hooks_file "$1")" 2>/dev/null
 }
 
 # file_mode FILE: the git mode of a source file: executable or not.

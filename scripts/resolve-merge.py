@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Resolve the conflicts of a `git merge-file --diff3 --marker-size 32`
-result, from stdin to stdout, byte for byte.
+"""Merge the states of the newest base's series into an older base's, and
+resolve the conflicts of each `git merge-file --diff3 --marker-size 32`,
+byte for byte.
+
+usage: resolve-merge.py --states STATES FINAL N   (merge_states() says how)
 
 scripts/gen-states.sh merges a state of the series (ours), the newest
 base's final sources (base) and an older base's final sources (theirs).
@@ -17,9 +20,6 @@ Two kinds of conflict have a sure answer:
 Any other conflict (both sides change the same base line, one side
 inserts lines next to the other's edit, or both add the same line) exits
 1, with the rule and the block on stderr.
-
-With --states STATES FINAL N, it does all of merge_states' merges in one
-run (merge_states() below says how).
 """
 import difflib
 import os
@@ -148,13 +148,10 @@ def merge_states(states, final, n):
 
 
 def main():
-    if len(sys.argv) == 5 and sys.argv[1] == '--states':
-        return merge_states(sys.argv[2], sys.argv[3], int(sys.argv[4]))
-    merged = resolve(sys.stdin.buffer.read())
-    if merged is None:
-        return 1
-    sys.stdout.buffer.write(merged)
-    return 0
+    if len(sys.argv) != 5 or sys.argv[1] != '--states':
+        sys.stderr.write('usage: resolve-merge.py --states STATES FINAL N\n')
+        return 2
+    return merge_states(sys.argv[2], sys.argv[3], int(sys.argv[4]))
 
 
 if __name__ == '__main__':
