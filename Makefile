@@ -131,6 +131,7 @@ patches:
 	@$(S)/deps.sh --warn demo build
 	@$(S)/gen-patches.sh --absorb
 	@$(S)/gen-module.sh
+	@$(S)/ranges.sh write patches/ranges module/ranges
 	@$(S)/gen-yocto.sh
 	@$(S)/gen-docs.sh
 

@@ -100,8 +100,8 @@ printf 'VERSION = 4\nPATCHLEVEL = 19\nSUBLEVEL = 325\n' >"$work/other/Makefile"
 if run_ext "$work/other" >/dev/null 2>"$work/stop"; then
 	die "the kernel extension patches Linux 4.19, a line lwnfs has no series for"
 fi
-grep -q '^lwnfs: no series for Linux 4\.19\.325; lwnfs has one for the lines ' "$work/stop" ||
-	die "the kernel extension's stop on Linux 4.19 does not name the version and the lines: $(cat "$work/stop")"
+grep -q "^lwnfs: Linux 4\.19\.325 is outside the versions lwnfs serves ($("$LWNFS_TOP/scripts/ranges.sh" text | sed 's/\./\\./g')); no series for it$" "$work/stop" ||
+	die "the kernel extension's stop on Linux 4.19 does not name the version and the versions lwnfs serves: $(cat "$work/stop")"
 
 scratch_tree "$base" "$series" "$work/with-series"
 br_apply "$series" "$work/with-series" >/dev/null

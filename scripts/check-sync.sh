@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Fail when patches/, series, module/ or meta-lwnfs's kernel features differ
-# from a fresh generation: they must be exactly what `make patches` makes
-# from the sources. Every base's series is generated without its tree,
-# from the hooks' sections kept in split/hooks/ (which must be captured at
-# the pin bases.conf names); a base whose tree is here is also generated
-# on the tree, and the two must be the same byte for byte: the trees
-# verify the captures. scripts/check-series.sh then checks each series
-# against the sources in its own way.
+# Fail when patches/, series, module/ (each with the ranges file) or
+# meta-lwnfs's kernel features differ from a fresh generation: they must be
+# exactly what `make patches` makes from the sources. Every base's series
+# is generated without its tree, from the hooks' sections kept in
+# split/hooks/ (which must be captured at the pin bases.conf names); a base
+# whose tree is here is also generated on the tree, and the two must be the
+# same byte for byte: the trees verify the captures. check-series.sh then
+# checks each series against the sources in its own way.
 #
 # usage: scripts/check-sync.sh [BASE...]     (default: every base)
 set -euo pipefail
@@ -45,6 +45,10 @@ done
 "$LWNFS_TOP/scripts/gen-module.sh" -o "$fresh/module" "${bases[@]}" >/dev/null
 "$LWNFS_TOP/scripts/gen-yocto.sh" -o "$fresh/kmeta" >/dev/null
 diff -ru "$fresh/kmeta" "$LWNFS_TOP/$KMETA" || status=1
+"$LWNFS_TOP/scripts/ranges.sh" write "$fresh/ranges"
+for f in patches/ranges module/ranges; do
+	diff -u "$fresh/ranges" "$LWNFS_TOP/$f" || status=1
+done
 newest=$(newest_base)
 for b in "${bases[@]}"; do
 	diff -ru "$fresh/$b" "$LWNFS_TOP/patches/$b" || status=1
@@ -64,7 +68,7 @@ for d in "$LWNFS_TOP"/patches/*/ "$LWNFS_TOP"/module/*/; do
 done
 [ "$status" -eq 0 ] ||
 	die "patches/, module/ or $KMETA is out of sync with the sources; run: make patches, and commit the result"
-info "patches/, series, module/ and meta-lwnfs's features match a fresh generation for: ${bases[*]}"
+info "patches/, series, module/, the ranges and meta-lwnfs's features match a fresh generation for: ${bases[*]}"
 [ ${#treed[@]} -eq 0 ] || info "the series made on the trees match the captures: ${treed[*]}"
 for b in "${treeless[@]}"; do
 	info "$b: no tree here ($(base_tree_text "$b")): its capture was not verified against it"

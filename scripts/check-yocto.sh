@@ -2,8 +2,8 @@
 # Check that a base's series drops into a kernel-yocto build through
 # contrib/meta-lwnfs, as the layer's recipes and the kernel tools read it:
 #  - the bbappends add lwnfs only when DISTRO_FEATURES has "lwnfs";
-#  - the line lwnfs-kernel.inc takes from LINUX_VERSION (its first two
-#    numbers) names this base for the base's own kernel version;
+#  - the series lwnfs-kernel.inc takes for the base's own LINUX_VERSION,
+#    by patches/ranges, is this base;
 #  - the line's feature (features/lwnfs/lwnfs-BASE.scc) names the base's
 #    whole series in order, each patch where the kernel tools find it (in
 #    lwnfs-patches, the layer's link to patches/), and the config features
@@ -39,27 +39,28 @@ while IFS= read -r app; do
 	[ "$(grep -cv '^#' "$app")" -eq 1 ] || die "${app#"$LWNFS_TOP"/} must hold only the gated require"
 done < <(find "$layer" -name '*.bbappend')
 
-# the line the include derives from the base's own LINUX_VERSION
+# the base's own kernel version
 tree=$(tree_dir "$base")
 kv=$(git -C "$tree" show "$BASE_TAG:Makefile" | awk -F' = ' '
 	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
 	END { print v "." p "." s }')
-# lwnfs-kernel.inc's own expression for the line, evaluated as BitBake
-# would with LINUX_VERSION set (also as linux-yocto's "+git" versions read)
-expr=$(sed -n 's/^LWNFS_LINE = "\${@\(.*\)}"$/\1/p' "$linux/lwnfs-kernel.inc")
-[ -n "$expr" ] || die "lwnfs-kernel.inc sets LWNFS_LINE with no \${@...} expression"
+# the series the layer's own function (classes/lwnfs-ranges.bbclass) gives
+# for that LINUX_VERSION (also as linux-yocto's "+git" versions read), by
+# patches/ranges; python3 runs the class's functions as BitBake would
+class=$layer/classes/lwnfs-ranges.bbclass
+grep -q '^def lwnfs_series(path, version):' "$class" || die "${class#"$LWNFS_TOP"/} defines no lwnfs_series(path, version)"
 for lv in "$kv" "$kv+git"; do
-	line=$(python3 -c '
+	got=$(python3 -c '
 import sys
-class D:
-    def getVar(self, name):
-        return {"LINUX_VERSION": sys.argv[2]}.get(name)
-print(eval(sys.argv[1], {"d": D()}))' "$expr" "$lv") || die "lwnfs-kernel.inc's LWNFS_LINE expression fails on $lv"
-	[ "v$line" = "$base" ] || die "LINUX_VERSION $lv gives the line '$line' in lwnfs-kernel.inc, which names no feature of $base"
+exec(open(sys.argv[1]).read())
+print(lwnfs_series(sys.argv[2], sys.argv[3]))' "$class" "$LWNFS_TOP/patches/ranges" "$lv") ||
+		die "lwnfs_series() of ${class#"$LWNFS_TOP"/} fails on $lv"
+	[ "$got" = "$base" ] || die "LINUX_VERSION $lv gives the series '$got' in lwnfs-ranges.bbclass, not $base"
 done
-# shellcheck disable=SC2016 # a BitBake expression, matched literally
-grep -qF 'features/lwnfs/lwnfs-v${LWNFS_LINE}.scc' "$linux/lwnfs-kernel.inc" ||
-	die "lwnfs-kernel.inc does not add features/lwnfs/lwnfs-v\${LWNFS_LINE}.scc"
+# shellcheck disable=SC2016 # BitBake expressions, matched literally
+{ grep -qF 'features/lwnfs/lwnfs-${LWNFS_SERIES}.scc' "$linux/lwnfs-kernel.inc" &&
+	grep -qF "LWNFS_SERIES = \"\${@lwnfs_series(d.getVar('LWNFS_RANGES'), d.getVar('LINUX_VERSION'))}\"" "$linux/lwnfs-kernel.inc"; } ||
+	die "lwnfs-kernel.inc does not add features/lwnfs/lwnfs-\${LWNFS_SERIES}.scc, with LWNFS_SERIES from lwnfs_series()"
 
 # the module recipe's licence checksum is COPYING's
 recipe=$layer/recipes-kernel/lwnfs-module/lwnfs-module.bb

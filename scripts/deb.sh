@@ -21,29 +21,33 @@ src=$LWNFS_TOP/contrib/dkms
 
 # one version for all: every module/<base>/VERSION, and the changelog's
 version=''
-lines=()
 for b in $(all_bases); do
 	m=$LWNFS_TOP/module/$b
 	[ -f "$m/VERSION" ] || die "no module/$b; run: make patches"
 	v=$(cat "$m/VERSION")
 	[ -z "$version" ] || [ "$v" = "$version" ] || die "module/$b is version $v, another base's $version"
 	version=$v
-	lines+=("${b#v}")
 done
 cl=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version)
 [ "$cl" = "$version" ] ||
 	die "contrib/dkms/debian/changelog is at $cl, the module at $version; add a changelog entry for $version"
-lines_re=$(printf '%s\n' "${lines[@]}" | sed 's/\./\\./g' | paste -sd'|')
-lines_text=$(printf '%s\n' "${lines[@]}" | paste -sd' ' | sed 's/ /, /g')
+# the versions the package serves: module/ranges, as make patches wrote it
+"$LWNFS_TOP/scripts/ranges.sh" write "$LWNFS_CACHE/deb/ranges"
+cmp -s "$LWNFS_CACHE/deb/ranges" "$LWNFS_TOP/module/ranges" ||
+	die "module/ranges differs from bases.conf's ranges; run: make patches"
+kernel_re=$("$LWNFS_TOP/scripts/ranges.sh" regex)
+served=$("$LWNFS_TOP/scripts/ranges.sh" text)
 
-# the source tree: contrib/dkms with the placeholders filled, and v<line>/
+# the source tree: contrib/dkms with the placeholders filled, v<line>/ and
+# the ranges
 stage=$LWNFS_CACHE/deb/src/lwnfs-dkms-$version
 rm -rf "$stage"
 mkdir -p "$stage" "$out"
 cp -a "$src/." "$stage/"
+cp "$LWNFS_TOP/module/ranges" "$stage/ranges"
 mv "$stage/dkms.conf.in" "$stage/dkms.conf"
 for f in dkms.conf debian/control debian/rules debian/lwnfs-dkms.postinst debian/README.Debian; do
-	sed -i "s/@VERSION@/$version/g; s/@LINES_RE@/${lines_re//\\/\\\\}/g; s/@LINES@/$lines_text/g" "$stage/$f"
+	sed -i "s/@VERSION@/$version/g; s/@KERNEL_RE@/${kernel_re//\\/\\\\}/g; s/@SERVED@/$served/g" "$stage/$f"
 done
 ! grep -rn '@[A-Z_]*@' "$stage" || die "a placeholder is left in the staged package"
 for b in $(all_bases); do
@@ -64,5 +68,5 @@ log=$LWNFS_CACHE/deb/build.log
 deb=lwnfs-dkms_${version}_all.deb
 mv "$stage/../$deb" "$out/$deb"
 rm -f "$stage"/../lwnfs-dkms_"$version"_*.{buildinfo,changes}
-info "built $deb: lwnfs $version for Linux ${lines_text//,/} (log: $log)"
+info "built $deb: lwnfs $version for Linux $served (log: $log)"
 echo "$out/$deb"

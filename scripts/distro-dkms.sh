@@ -122,7 +122,7 @@ hook=0
 in_root "$release" /etc/kernel/postinst.d/dkms "$fake" >>"$out/unsupported.txt" 2>&1 || hook=$?
 built=$(find "$root/var/lib/dkms/lwnfs" -path "*/$fake/*" -name 'lwnfs.ko*' | head -n 1)
 rm -rf "$root/lib/modules/$fake" "$root"/var/lib/dkms/lwnfs/*/"$fake"
-grep -q "lwnfs-dkms: Linux $fake is not a line lwnfs supports" "$out/unsupported.txt" ||
+grep -q "lwnfs-dkms: Linux $fake is outside the versions lwnfs serves" "$out/unsupported.txt" ||
 	fail "the postinst did not name the unsupported kernel $fake: $(tail -n 5 "$out/unsupported.txt")"
 [ -z "$built" ] || fail "DKMS built lwnfs for the unsupported kernel $fake"
 dkms_version=$(in_root "$release" dkms --version 2>/dev/null | sed -n 's/^[^0-9]*\([0-9][0-9.]*\).*/\1/p' | head -n 1)

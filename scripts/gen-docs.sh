@@ -92,6 +92,12 @@ tree() {
 		echo "Debian \`$(base_field "$1" package)\` $(base_field "$1" version) ($(base_field "$1" suite))"
 	fi
 }
+# serves BASE: the versions its series serves (bases.conf's first and last)
+serves() {
+	local first last
+	first=$(base_field "$1" first) last=$(base_field "$1" last)
+	if [ "$first" = "$last" ]; then echo "$first"; else echo "$first to $last"; fi
+}
 debian() {
 	local n out=()
 	for n in $(distro_names); do
@@ -111,11 +117,11 @@ list_or() {
 }
 
 lines_table() {
-	echo "| line | pinned tree | x86_64 guests | arm64 guests | other builds | Debian kernels (\`make distro\`) |"
-	echo "|---|---|---|---|---|---|"
+	echo "| line | serves Linux | pinned tree | x86_64 guests | arm64 guests | other builds | Debian kernels (\`make distro\`) |"
+	echo "|---|---|---|---|---|---|---|"
 	local b
 	for b in $(all_bases); do
-		echo "| $b | $(tree "$b") | $(boots x86_64 "$b") | $(boots arm64 "$b") | $(built "$b" | sed 's/^$/-/') | $(debian "$b") |"
+		echo "| $b | $(serves "$b") | $(tree "$b") | $(boots x86_64 "$b") | $(boots arm64 "$b") | $(built "$b" | sed 's/^$/-/') | $(debian "$b") |"
 	done
 }
 

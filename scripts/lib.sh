@@ -114,7 +114,7 @@ base_source() {
 # base_field BASE NAME: one column of bases.conf, named as in its header
 # line: package and suite for a Debian row, repo and commit for a git row
 # (asking a row for the other kind's column is a mistake in a script, and
-# dies), version, clang and kunit for both.
+# dies), version, clang, kunit, first and last for both.
 base_field() {
 	local col src v
 	src=$(base_source "$1")
@@ -122,7 +122,7 @@ base_field() {
 	case "$2:$src" in
 	package:debian | repo:git) col=2 ;;
 	suite:debian | commit:git) col=3 ;;
-	version:*) col=4 ;; clang:*) col=5 ;; kunit:*) col=6 ;;
+	version:*) col=4 ;; clang:*) col=5 ;; kunit:*) col=6 ;; first:*) col=7 ;; last:*) col=8 ;;
 	package:git | suite:git) die "base $1 is a git snapshot: it has no Debian $2" ;;
 	repo:debian | commit:debian) die "base $1 is a Debian base: it has no git $2" ;;
 	*) die "bases.conf has no column '$2'" ;;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Try lwnfs on a kernel tree of your own (a vendor or custom kernel; a git
-# tree or an unpacked tarball) without changing it. Pick the series of the
-# tree's line or, for a line lwnfs has no base for, the nearest older and
-# newer series. Apply each to scratch copies of the files it touches, the
+# tree or an unpacked tarball) without changing it. Pick the series whose
+# range (bases.conf) holds the tree's version or, for a version outside the
+# ranges, the nearest older and newer series. Apply each to scratch copies of the files it touches, the
 # ways users apply patches, and say how each applied. Then patch a linked
 # copy of the tree, build fs/lwnfs against the tree's configuration (CONFIG,
 # else the tree's .config, else the architecture's defconfig) with
@@ -34,25 +34,29 @@ v=$(field VERSION) p=$(field PATCHLEVEL) s=$(field SUBLEVEL)
 [[ $v =~ ^[0-9]+$ && $p =~ ^[0-9]+$ ]] || die "$tree/Makefile names no VERSION and PATCHLEVEL"
 version=$v.$p.${s:-0}
 
-# The series to try: the line's own, or its nearest older and newer bases.
-key() {
-	echo "${1#v}" | awk -F. '{ printf "%d%04d\n", $1, $2 }'
-}
-me=$(key "$v.$p")
-older='' newer=''
-for b in $(all_bases); do
-	k=$(key "$b")
-	if [ "$k" -eq "$me" ]; then older=$b newer='' && break; fi
-	if [ "$k" -lt "$me" ] && { [ -z "$older" ] || [ "$k" -gt "$(key "$older")" ]; }; then older=$b; fi
-	if [ "$k" -gt "$me" ] && { [ -z "$newer" ] || [ "$k" -lt "$(key "$newer")" ]; }; then newer=$b; fi
-done
-cands=()
-[ -z "$older" ] || cands+=("$older")
-[ -z "$newer" ] || cands+=("$newer")
-if [ "${older:-}" = "v$v.$p" ]; then
-	info "Linux $version at $tree: the $older series is for its line"
+# The series to try: the one whose range (bases.conf's first and last)
+# holds the tree's version; for a version outside the ranges, the series
+# of the nearest older and newer lines.
+range_note=''
+if own=$("$LWNFS_TOP/scripts/ranges.sh" series "$v.$p"); then
+	cands=("$own")
+	info "Linux $version at $tree: the $own series serves Linux $v.$p"
 else
-	info "Linux $version at $tree: lwnfs has no series for $v.$p; trying ${cands[*]}"
+	key() {
+		echo "${1#v}" | awk -F. '{ printf "%d%04d\n", $1, $2 }'
+	}
+	me=$(key "$v.$p")
+	older='' newer=''
+	for b in $(all_bases); do
+		k=$(key "$b")
+		if [ "$k" -lt "$me" ] && { [ -z "$older" ] || [ "$k" -gt "$(key "$older")" ]; }; then older=$b; fi
+		if [ "$k" -gt "$me" ] && { [ -z "$newer" ] || [ "$k" -lt "$(key "$newer")" ]; }; then newer=$b; fi
+	done
+	cands=()
+	[ -z "$older" ] || cands+=("$older")
+	[ -z "$newer" ] || cands+=("$newer")
+	range_note=" (Linux $v.$p is outside the versions lwnfs serves: $("$LWNFS_TOP/scripts/ranges.sh" text))"
+	info "Linux $version at $tree: no series serves Linux $v.$p; trying ${cands[*]}"
 fi
 
 mkdir -p "$LWNFS_CACHE/try"
@@ -161,7 +165,7 @@ for b in "${cands[@]}"; do
 done
 [ -n "$chosen" ] || die "verdict: Linux $version: no series of lwnfs applies to $tree (${cands[*]} tried; above)"
 if [ -n "$apply_only" ]; then
-	echo "verdict: Linux $version: the $chosen series applies with patch -p1 (not built: --apply-only)"
+	echo "verdict: Linux $version: the $chosen series applies with patch -p1 (not built: --apply-only)$range_note"
 	exit 0
 fi
 
@@ -214,5 +218,5 @@ if ! kmake prepare >>"$log" 2>&1 || ! kmake W=1 fs/lwnfs/ >>"$log" 2>&1; then
 fi
 warnings=$(grep -c 'fs/lwnfs/.*warning:' "$log" || true)
 [ "$warnings" -eq 0 ] || grep 'fs/lwnfs/.*warning:' "$log"
-echo "verdict: Linux $version: the $chosen series applies with patch -p1 and fs/lwnfs builds ($arch, W=1): $warnings warnings"
+echo "verdict: Linux $version: the $chosen series applies with patch -p1 and fs/lwnfs builds ($arch, W=1): $warnings warnings$range_note"
 [ "$warnings" -eq 0 ]

@@ -1,11 +1,12 @@
 SUMMARY = "lwnfs, the LWN counter filesystem, as an out-of-tree module"
 DESCRIPTION = "lwnfs.ko for a kernel that cannot be patched: the module \
-source of the kernel's line, from the lwnfs checkout this layer is in."
+source of the series that serves the kernel's version, from the lwnfs \
+checkout this layer is in."
 HOMEPAGE = "https://lwn.net/Articles/57369/"
 LICENSE = "GPL-2.0-only"
 LIC_FILES_CHKSUM = "file://${LWNFS_TOP}/COPYING;md5=b234ee4d69f5fce4486a80fdaf4a4263"
 
-inherit module
+inherit module lwnfs-ranges
 
 # the parse depends on VERSION: a new version parses the recipe again
 PV = "${@(bb.parse.mark_dependency(d, d.getVar('LWNFS_TOP') + '/VERSION'), \
@@ -17,13 +18,17 @@ S = "${@d.getVar('UNPACKDIR') or d.getVar('WORKDIR')}/lwnfs"
 
 RPROVIDES:${PN} += "kernel-module-lwnfs"
 
-# The line's directory is known once the kernel is staged: take it then,
-# and stop with one clear line when lwnfs has no module for it.
+# The series is known once the kernel is staged (KERNEL_VERSION, by
+# module/ranges): take it then, and stop with one clear line when no
+# series serves the kernel.
 do_configure:prepend() {
-	line=$(echo ${KERNEL_VERSION} | cut -d. -f1,2)
-	src=${S}/module/v$line
+	series="${@lwnfs_series(d.getVar('S') + '/module/ranges', d.getVar('KERNEL_VERSION'))}"
+	if [ -z "$series" ]; then
+		bbfatal "lwnfs: Linux ${KERNEL_VERSION} is outside the versions lwnfs serves (${@lwnfs_served(d.getVar('S') + '/module/ranges')}); no module for it"
+	fi
+	src=${S}/module/$series
 	if [ ! -f "$src/Kbuild" ]; then
-		bbfatal "lwnfs: no module for Linux ${KERNEL_VERSION}; lwnfs has one for the lines $(ls ${LWNFS_TOP}/module | sed -n 's/^v//p' | sort -t. -k1,1nr -k2,2nr | tr '\n' ' ' | sed 's/ $//')"
+		bbfatal "lwnfs: module/ranges names $series for Linux ${KERNEL_VERSION}, but ${S}/module/$series has no Kbuild; in the lwnfs checkout, run: make patches"
 	fi
 	rm -rf ${B}/lwnfs-src
 	cp -r "$src" ${B}/lwnfs-src
