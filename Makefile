@@ -6,7 +6,7 @@ S := scripts
 # `make check BASE=v6.1` checks that base only; plain `make check`, all.
 CHECK_BASES := $(if $(filter command line environment,$(origin BASE)),$(BASE))
 
-.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches capture module-source edit edit-drop import post try deb distro distro-drift sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench bench-features lint
+.PHONY: help demo shell deps fetch fetch-all fetch-tools bump drift patches capture module-source edit edit-drop import post try verify deb distro distro-drift sync apply consumers build module selftest guest cross kunit-uml cocci quick check check-all soak stages bench bench-features lint
 
 # Marks: [root] needs root (apt-get, or QEMU's host setup), [net] the
 # network (Debian's mirror), [GB] gigabytes in the cache.
@@ -21,7 +21,7 @@ help:
 	@echo "                   untouched: which series applies how (git am, -3, patch, Yocto), then"
 	@echo "                   fs/lwnfs built against its config (APPLY_ONLY=1: no build)  [GB]"
 	@echo "  make deb         the lwnfs-dkms Debian package (DKMS builds lwnfs for each installed kernel"
-	@echo "                   of a supported line); its path: the last line"
+	@echo "                   of a version lwnfs serves); its path: the last line"
 	@echo "  make post        BASE's series and cover letter under your name, for posting:"
 	@echo "                   NAME='Your Name' EMAIL=you@example.com [GIT_URL=url] OUT=dir"
 	@echo
@@ -52,6 +52,9 @@ help:
 	@echo "  make distro      lwnfs-dkms on Debian's own kernels (configs/distro.conf; RELEASE=name: one):"
 	@echo "                   DKMS builds it in each release's chroot, the kernel boots it: kselftest,"
 	@echo "                   AppArmor, taint, memory cgroups; docs/distro/results.md  [root net GB]"
+	@echo "  make verify      verify the trees of configs/trees.conf this machine has (or BASE=...: one"
+	@echo "                   base or tree) with the series of their version: git am, =y, =m, W=1,"
+	@echo "                   kselftest, the out-of-tree module; rows of docs/verified.txt  [root GB]"
 	@echo "  make stages      the stages a tier runs (TIER=quick|check|all|soak), from configs/stages.conf"
 	@echo "  make lint        shellcheck the scripts, and lint the docs (make targets, links, the README)"
 	@echo
@@ -163,6 +166,10 @@ try:
 	@$(if $(TREE),,echo "usage: make try TREE=/path/to/linux [CONFIG=/path/to/.config] [APPLY_ONLY=1]" >&2; exit 2)
 	@$(S)/deps.sh --warn demo build
 	@$(S)/try.sh $(if $(filter 1 yes,$(APPLY_ONLY)),--apply-only) "$(TREE)" $(if $(CONFIG),"$(CONFIG)")
+
+verify:
+	@$(S)/deps.sh demo build
+	@$(if $(filter file,$(origin BASE)),$(S)/verify-trees.sh,$(S)/verify-tree.sh $(BASE))
 
 deb:
 	@$(S)/deps.sh --warn deb

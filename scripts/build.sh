@@ -64,14 +64,16 @@ fi
 # A base whose Kconfig differs has its own lines for a fragment in
 # configs/BASE/NAME.config, read right after configs/NAME.config: where
 # both name a symbol, the base's line wins.
-for f in "$CONFIGS/$base"/*.config; do
+# (a tree takes its series' lines)
+own=$(series_of "$base")
+for f in "$CONFIGS/$own"/*.config; do
 	[ ! -e "$f" ] || [ -f "$CONFIGS/${f##*/}" ] ||
 		die "${f#"$LWNFS_TOP"/} overrides no fragment: there is no configs/${f##*/}"
 done
 with_base=()
 for f in "${frags[@]}"; do
 	with_base+=("$f")
-	[ "${f%/*}" != "$CONFIGS" ] || [ ! -f "$CONFIGS/$base/${f##*/}" ] || with_base+=("$CONFIGS/$base/${f##*/}")
+	[ "${f%/*}" != "$CONFIGS" ] || [ ! -f "$CONFIGS/$own/${f##*/}" ] || with_base+=("$CONFIGS/$own/${f##*/}")
 done
 frags=("${with_base[@]}")
 [ $# -gt 0 ] || set -- all

@@ -4,9 +4,10 @@
 # lwnfs-base is the pristine tree. A git base (a public snapshot of a
 # stable line) is imported instead from a clone the user names in
 # LWNFS_TREE_<base> (LWNFS_TREE_v6_18=/path), at the commit bases.conf
-# pins; without one it exits with status 4 and says so on one line.
+# pins; without one it exits with status 4 and says so on one line. A tree
+# of configs/trees.conf is imported as a git base is.
 #
-# usage: scripts/fetch-base.sh BASE
+# usage: scripts/fetch-base.sh BASE|TREE
 #
 # The mirror comes from this machine's apt configuration (scripts/lib.sh
 # mirror_for), and a private apt state under the cache is used, so the
@@ -30,7 +31,7 @@ if git -C "$tree" rev-parse -q --verify "$BASE_TAG^{commit}" >/dev/null 2>&1; th
 		info "$base: cached at $tree ($(git -C "$tree" log -1 --format=%s "$BASE_TAG"))"
 		exit 0
 	fi
-	info "$base: the cached tree is ${have:-?}, bases.conf pins $pin: fetching again"
+	info "$base: the cached tree is ${have:-?}, $(row_file "$base") pins $pin: fetching again"
 	# an open edit's commits live in the tree's repository
 	[ ! -d "$(edit_dir "$base")" ] ||
 		die "an edit of $base is open in $(edit_dir "$base"), and its commits live in the tree this
@@ -55,7 +56,7 @@ commit_tree() {
 	rm -rf "$tree.tmp"
 	info "$base: ready at $tree ($(git -C "$tree" rev-parse --short HEAD))"
 	# (what make patches keeps of the tree: scripts/gen-patches.sh)
-	[ "$(capture_pin "$base")" = "$pin" ] ||
+	is_tree "$base" || [ "$(capture_pin "$base")" = "$pin" ] ||
 		info "$base: split/hooks/$base.hooks is not of this tree's pin; make patches captures it from the tree"
 }
 
@@ -65,7 +66,7 @@ if [ "$(base_source "$base")" = git ]; then
 	env=$(tree_env "$base")
 	clone=${!env:-}
 	[[ "$pin" =~ ^[0-9a-f]{40}$ && "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
-		die "bases.conf: $base's row needs a full commit (40 lowercase hex digits) and a version N.N.N, not '$pin' and '$version'"
+		die "$(row_file "$base"): $base's row needs a full commit (40 lowercase hex digits) and a version N.N.N, not '$pin' and '$version'"
 	if [ -z "$clone" ]; then
 		echo "$base: no tree here (the git snapshot $repo at ${pin:0:12}); clone it and set $env=/path" >&2
 		exit 4
@@ -81,7 +82,7 @@ if [ "$(base_source "$base")" = git ]; then
 	have=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
 		END { print v "." p "." s }' "$tree.tmp/src/Makefile")
 	[ "$have" = "$version" ] ||
-		die "$repo at $pin is Linux $have, but bases.conf says $version for $base"
+		die "$repo at $pin is Linux $have, but $(row_file "$base") says $version for $base"
 	commit_tree "$tree.tmp/src" "Linux $version (git $repo)" \
 		"Imported from $repo at $pin by lwnfs scripts/fetch-base.sh, without ${SNAPSHOT_EXCLUDE#:(exclude)}."
 	exit 0

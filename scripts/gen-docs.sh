@@ -11,9 +11,12 @@
 #          kunit-uml.sh), the guests it boots (guest.sh, and the Debian
 #          kernels of distro.sh). The times of the last whole runs are not
 #          here but in docs/timings/, which check.sh writes.
+#   verified  the trees each series was verified on (docs/verified.txt),
+#          current or stale, and the versions of the ranges that no
+#          current row verifies
 #
-# usage: scripts/gen-docs.sh [--check]   (--check: fail if the README's
-#                                         tables are not what this makes)
+# usage: scripts/gen-docs.sh [--check] [TABLE...]   (--check: fail if the
+#        README's tables are not what this makes; default: every table)
 set -euo pipefail
 shopt -s inherit_errexit
 # (it reads the tables only; check.sh --plan too)
@@ -22,23 +25,35 @@ export LWNFS_LOCK=no
 . "$(dirname "$0")/lib.sh"
 
 check=0
-[ "${1:-}" != --check ] || check=1
+[ "${1:-}" != --check ] || { check=1 && shift; }
+tables=("$@")
+[ $# -gt 0 ] || tables=(lines tiers verified)
 readme=$LWNFS_TOP/README.md
 
 # each tier's plan, made once and side by side (check.sh --plan takes
-# seconds)
+# seconds), for the tables that need them
 declare -A plans=()
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for t in quick check all soak; do
-	"$LWNFS_TOP/scripts/check.sh" --plan "$t" >"$tmp/$t" &
+need_plans=0
+for t in "${tables[@]}"; do
+	case $t in
+	lines | tiers) need_plans=1 ;;
+	verified) ;;
+	*) die "unknown table '$t' (lines, tiers, verified)" ;;
+	esac
 done
-for t in quick check all soak; do
-	wait -n || die "check.sh --plan failed"
-done
-for t in quick check all soak; do
-	plans[$t]=$(cat "$tmp/$t")
-done
+if [ $need_plans = 1 ]; then
+	for t in quick check all soak; do
+		"$LWNFS_TOP/scripts/check.sh" --plan "$t" >"$tmp/$t" &
+	done
+	for t in quick check all soak; do
+		wait -n || die "check.sh --plan failed"
+	done
+	for t in quick check all soak; do
+		plans[$t]=$(cat "$tmp/$t")
+	done
+fi
 
 # the plan of a tier: "ARCH BASE VARIANT" per guest, "build ARCH BASE" per
 # cross build
@@ -53,7 +68,7 @@ plan() {
 		}
 		/ check-cross\.sh / {
 			for (i = 1; i <= NF; i++) if ($i == "check-cross.sh") print "build", $(i + 1), $(i + 2)
-		}' <<<"${plans[$1]}"
+		}' <<<"${plans[$1]:-}"
 }
 check_plan=$(plan check)
 all_plan=$(plan all)
@@ -163,8 +178,37 @@ tiers_table() {
 	done
 }
 
+# the verified table: one row a tree of docs/verified.txt, and the
+# versions of the ranges that no current row verifies
+verified_table() {
+	local name version series from pin sources am y m w1 ks mod date state failed c v missing=()
+	echo "| Linux | tree | series | result | verified |"
+	echo "|---|---|---|---|---|"
+	while IFS=$'\t' read -r name version series from pin sources am y m w1 ks mod date state; do
+		failed=()
+		for c in "am:$am" "=y:$y" "=m:$m" "W=1:$w1" "kselftest:$ks" "module:$mod"; do
+			[ "${c#*:}" = pass ] || failed+=("${c%%:*} ${c#*:}")
+		done
+		if [ ${#failed[@]} -eq 0 ]; then
+			c="git am, =y, =m, W=1, kselftest, module: pass"
+		else
+			c=$(list_or "" "${failed[@]}")
+		fi
+		echo "| $version | $name: $from at ${pin:0:12} | $series | $c | $date, $state |"
+	done < <(verified_rows)
+	for v in $("$LWNFS_TOP/scripts/ranges.sh" versions); do
+		version_served "$v" || missing+=("$v")
+	done
+	echo
+	if [ ${#missing[@]} -eq 0 ]; then
+		echo "Every version of the ranges has a current row that passed."
+	else
+		echo "Not verified (no current row that passed): $(list_or "" "${missing[@]}")."
+	fi
+}
+
 status=0
-for name in lines tiers; do
+for name in "${tables[@]}"; do
 	begin="<!-- $name: begin (scripts/gen-docs.sh writes this table) -->"
 	end="<!-- $name: end -->"
 	if [ "$(grep -cxF "$begin" "$readme")" != 1 ] || [ "$(grep -cxF "$end" "$readme")" != 1 ]; then
@@ -173,6 +217,7 @@ for name in lines tiers; do
 	case $name in
 	lines) new=$(echo "$begin" && lines_table && echo "$end") ;;
 	tiers) new=$(echo "$begin" && tiers_table && echo "$end") ;;
+	verified) new=$(echo "$begin" && verified_table && echo "$end") ;;
 	esac
 	current=$(awk -v b="$begin" -v e="$end" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "$readme")
 	[ "$current" != "$new" ] || continue

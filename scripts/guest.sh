@@ -88,7 +88,7 @@ if [ ! -f "$kernel" ] || [ ! -f "$bd/.lwnfs-build" ]; then
 fi
 if [ "$(stamp_get "$bd/.lwnfs-build" series)" != "$(series_hash "$base")" ] ||
 	[ "$(stamp_get "$bd/.lwnfs-build" head)" != "$(git -C "$(tree_dir "$base")" rev-parse HEAD)" ]; then
-	die "the $arch-$kvariant kernel of $base was built from another series than patches/$base; $rebuild"
+	die "the $arch-$kvariant kernel of $base was built from another series than patches/$(series_of "$base"); $rebuild"
 fi
 [ "$(stamp_get "$bd/.lwnfs-build" config)" = "$(stamp_get "$bd/.lwnfs-config" key)" ] ||
 	die "the $arch-$kvariant kernel of $base was built with another configuration; $rebuild"
@@ -105,8 +105,8 @@ if [ "$variant" = oot ]; then
 	[ -f "$module" ] || die "no out-of-tree module of $base; run: make module BASE=$base$arch_arg"
 	[ "$(stamp_get "$oot/.lwnfs-module" series)" = "$(series_hash "$base")" ] ||
 		die "the out-of-tree module of $base was built for another series; run: make module BASE=$base$arch_arg"
-	[ "$(stamp_get "$oot/.lwnfs-module" source)" = "$(module_hash "$LWNFS_TOP/module/$base")" ] ||
-		die "the out-of-tree module of $base was built from another module/$base; run: make module BASE=$base$arch_arg"
+	[ "$(stamp_get "$oot/.lwnfs-module" source)" = "$(module_hash "$LWNFS_TOP/module/$(series_of "$base")")" ] ||
+		die "the out-of-tree module of $base was built from another module/$(series_of "$base"); run: make module BASE=$base$arch_arg"
 	[ "$oot/src/lwnfs.ko" -nt "$bd/.lwnfs-build" ] ||
 		die "the out-of-tree module of $base is older than its kernel; run: make module BASE=$base$arch_arg"
 fi

@@ -77,7 +77,8 @@ kunit_ran() {
 # counted ones and returns 1 when there is any.
 judge_build() {
 	local log=$1 base=$2 kind=$3 line re ok n=0 allowed_n=0 patterns
-	patterns=$(awk -F'\t+' -v b="$base" -v k="$kind" \
+	# (a tree has its series' allowances)
+	patterns=$(awk -F'\t+' -v b="$(series_of "$base")" -v k="$kind" \
 		'!/^#/ && NF && ($1 == b || $1 == "*") && ($2 == k || $2 == "*") { print $3 }' "$CONFIGS/warnings.allow")
 	while IFS= read -r line; do
 		ok=0

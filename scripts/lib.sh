@@ -23,6 +23,7 @@ LWNFS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LWNFS_CACHE=${LWNFS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lwnfs}
 BASES_CONF=$LWNFS_TOP/bases.conf
 CONFIGS=$LWNFS_TOP/configs
+TREES_CONF=$CONFIGS/trees.conf
 JOBS=${JOBS:-$(nproc)}
 # The one config fragment: lwnfs built in and what its tests need. It is
 # the kselftest's config in the series and the base of every guest build
@@ -67,8 +68,9 @@ all_bases() {
 	done <"$BASES_CONF"
 }
 
-# base_row BASE: BASE's row of bases.conf, as words in BASE_WORDS; fails
-# when there is none.
+# base_row NAME: NAME's row as words in BASE_WORDS: a base's row of
+# bases.conf or, for a tree of configs/trees.conf (is_tree),
+# "NAME git:REPO COMMIT VERSION"; fails when there is none.
 base_row() {
 	local line
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -76,7 +78,37 @@ base_row() {
 		read -ra BASE_WORDS <<<"$line"
 		[ "${BASE_WORDS[0]}" != "$1" ] || return 0
 	done <"$BASES_CONF"
+	while IFS= read -r line || [ -n "$line" ]; do
+		[[ $line =~ ^[[:space:]]*(#|$) ]] && continue
+		read -ra BASE_WORDS <<<"$line"
+		[ "${BASE_WORDS[0]}" = "$1" ] || continue
+		BASE_WORDS=("$1" "git:${BASE_WORDS[1]}" "${BASE_WORDS[2]}" "${BASE_WORDS[3]}")
+		return 0
+	done <"$TREES_CONF"
 	return 1
+}
+
+# is_tree NAME: whether NAME is a tree of configs/trees.conf, not a base.
+is_tree() {
+	[[ $1 == linux-* ]] && base_row "$1"
+}
+
+# series_of NAME: the base whose series a base or tree takes: a base its
+# own, a tree the one whose range holds its version.
+series_of() {
+	local v
+	if is_tree "$1"; then
+		v=${BASE_WORDS[3]}
+		"$LWNFS_TOP/scripts/ranges.sh" series "${v%.*}" ||
+			die "no range of bases.conf holds Linux ${v%.*}, the version of the tree $1"
+	else
+		echo "$1"
+	fi
+}
+
+# row_file NAME: where NAME's row is, for messages.
+row_file() {
+	if is_tree "$1"; then echo configs/trees.conf; else echo bases.conf; fi
 }
 
 # newest_base, oldest_base: the first and last rows. Both are Debian rows,
@@ -114,7 +146,8 @@ base_source() {
 # base_field BASE NAME: one column of bases.conf, named as in its header
 # line: package and suite for a Debian row, repo and commit for a git row
 # (asking a row for the other kind's column is a mistake in a script, and
-# dies), version, clang, kunit, first and last for both.
+# dies), version, clang, kunit, first and last for both. A tree has repo,
+# commit and version; its clang, kunit, first and last are its series'.
 base_field() {
 	local col src v
 	src=$(base_source "$1")
@@ -127,6 +160,10 @@ base_field() {
 	repo:debian | commit:debian) die "base $1 is a Debian base: it has no git $2" ;;
 	*) die "bases.conf has no column '$2'" ;;
 	esac
+	if [ "$col" -ge 5 ] && is_tree "$1"; then
+		base_field "$(series_of "$1")" "$2"
+		return
+	fi
 	base_row "$1"
 	v=${BASE_WORDS[col - 1]:-}
 	echo "${v#git:}"
@@ -134,7 +171,7 @@ base_field() {
 
 check_base() {
 	base_row "$1" ||
-		die "unknown base '$1'; known bases: $(all_bases | tr '\n' ' ')(see bases.conf)"
+		die "unknown base '$1'; known bases: $(all_bases | tr '\n' ' ')(see bases.conf), and the trees of configs/trees.conf"
 }
 
 # arch_field ARCH NAME: one column of configs/arch.conf.
@@ -255,7 +292,7 @@ need_tree() {
 	have=$(tree_pin "$1")
 	want=$(base_pin "$1")
 	[ "$have" = "$want" ] ||
-		die "the cached $1 tree is ${have:-?}, bases.conf pins $want; run: $how"
+		die "the cached $1 tree is ${have:-?}, $(row_file "$1") pins $want; run: $how"
 }
 
 # hooks_file BASE: where the tree hooks' sections of BASE's series are kept
@@ -282,10 +319,13 @@ series_hash() {
 	(cd "$dir" && sha256sum series "${files[@]}") | sha256sum | cut -c1-16
 }
 
-# series_dir BASE: patches/BASE, which must hold a series.
+# series_dir NAME: patches/BASE of the base whose series NAME takes (a
+# base its own), which must hold a series.
 series_dir() {
-	[ -s "$LWNFS_TOP/patches/$1/series" ] || die "no series for $1 in patches/$1; run: make patches"
-	echo "$LWNFS_TOP/patches/$1"
+	local s
+	s=$(series_of "$1") || exit 1
+	[ -s "$LWNFS_TOP/patches/$s/series" ] || die "no series for $s in patches/$s; run: make patches"
+	echo "$LWNFS_TOP/patches/$s"
 }
 
 # applied_file BASE: where scripts/apply.sh records what the tree holds.
@@ -309,7 +349,7 @@ need_applied() {
 	f=$(applied_file "$base")
 	[ -f "$f" ] || die "$base's tree has no series applied; run: make apply BASE=$base"
 	[ "$(stamp_get "$f" series)" = "$(series_hash "$base")" ] ||
-		die "$base's tree holds an older series than patches/$base; run: make apply BASE=$base"
+		die "$base's tree holds an older series than $(series_dir "$base" | sed "s|^$LWNFS_TOP/||"); run: make apply BASE=$base"
 	head=$(git -C "$tree" rev-parse HEAD)
 	if [ "${2:-}" = any ]; then
 		git -C "$tree" merge-base --is-ancestor "$head" "$(stamp_get "$f" head)" ||
@@ -405,5 +445,7 @@ timings_head() {
 . "$LWNFS_TOP/scripts/lib-export.sh"
 # shellcheck source=scripts/lib-distro.sh
 . "$LWNFS_TOP/scripts/lib-distro.sh"
+# shellcheck source=scripts/lib-verified.sh
+. "$LWNFS_TOP/scripts/lib-verified.sh"
 
 [ "${LWNFS_LOCK:-yes}" = no ] || lock_cache "$@"

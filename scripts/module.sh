@@ -16,8 +16,9 @@ base=${1:?usage: $0 BASE}
 arch=${LWNFS_ARCH:-x86_64}
 check_arch "$arch"
 need_applied "$base"
-src=$LWNFS_TOP/module/$base
-[ -f "$src/Kbuild" ] || die "no module source in module/$base; run: make patches"
+own=$(series_of "$base")
+src=$LWNFS_TOP/module/$own
+[ -f "$src/Kbuild" ] || die "no module source in module/$own; run: make patches"
 kbd=$(build_dir "$base" "$arch-n")
 { [ -f "$kbd/.lwnfs-build" ] && [ -f "$kbd/Module.symvers" ]; } ||
 	die "no CONFIG_LWNFS=n kernel of $base to build against; run: make build BASE=$base VARIANT=n"
@@ -35,7 +36,7 @@ log=$out/build.log
 make -C "$kbd" ARCH="$(arch_field "$arch" karch)" CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" \
 	M="$out/src" W=1 modules >"$log" 2>&1 || {
 	cat "$log"
-	die "$base: make -C <n kernel> M=module/$base modules failed"
+	die "$base: make -C <n kernel> M=module/$own modules failed"
 }
 if ! judge_build "$log" "$base" gcc >"$out/judge.log"; then
 	cat "$out/judge.log"
@@ -43,4 +44,4 @@ if ! judge_build "$log" "$base" gcc >"$out/judge.log"; then
 fi
 [ -f "$out/src/lwnfs.ko" ] || die "$base: the module build made no lwnfs.ko"
 printf 'series=%s\nsource=%s\n' "$(series_hash "$base")" "$(module_hash "$src")" >"$out/.lwnfs-module"
-info "$base: built $out/src/lwnfs.ko out of tree from module/$base (W=1, no warnings)"
+info "$base: built $out/src/lwnfs.ko out of tree from module/$own (W=1, no warnings)"

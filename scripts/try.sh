@@ -40,6 +40,11 @@ version=$v.$p.${s:-0}
 range_note=''
 if own=$("$LWNFS_TOP/scripts/ranges.sh" series "$v.$p"); then
 	cands=("$own")
+	if version_served "$v.$p"; then
+		range_note=" (Linux $v.$p: served, docs/verified.txt)"
+	else
+		range_note=" (Linux $v.$p: not verified; docs/verified.txt has no current row of it that passed)"
+	fi
 	info "Linux $version at $tree: the $own series serves Linux $v.$p"
 else
 	key() {

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Verify every tree of configs/trees.conf that this machine has (imported
+# at its commit, or whose clone LWNFS_TREE_<tree> names) with
+# scripts/verify-tree.sh, and name the ones it does not have: their rows of
+# docs/verified.txt are kept as they are.
+#
+# usage: scripts/verify-trees.sh
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+mapfile -t trees < <(conf_rows "$TREES_CONF" | awk '{ print $1 }')
+ok=() bad=() absent=()
+for t in "${trees[@]}"; do
+	if ! has_tree "$t"; then
+		absent+=("$t")
+		continue
+	fi
+	rc=0
+	"$LWNFS_TOP/scripts/verify-tree.sh" "$t" || rc=$?
+	case $rc in
+	0) ok+=("$t") ;;
+	4) absent+=("$t") ;;
+	*) bad+=("$t") ;;
+	esac
+done
+[ ${#absent[@]} -eq 0 ] ||
+	info "not here, their rows kept: ${absent[*]} (a clone named by LWNFS_TREE_<tree> verifies one; configs/trees.conf names the repositories)"
+[ ${#ok[@]} -eq 0 ] || info "verified: ${ok[*]}"
+[ ${#bad[@]} -eq 0 ] || die "not verified: ${bad[*]} (above; docs/verified.txt records it)"
