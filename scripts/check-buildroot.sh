@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Check that a base's series drops into Buildroot: through the external
 # tree contrib/buildroot, whose kernel extension picks the series of the
-# kernel's line with lwnfs-line.sh and applies it with Buildroot's
+# kernel's version with lwnfs-line.sh and applies it with Buildroot's
 # apply-patches.sh rules; and through BR2_LINUX_KERNEL_PATCH, once as
 # shipped (with its series file) and once as a directory of only the
-# *.patch files. Check that the extension stops on a line with no series,
-# and that the symbols of contrib/fragments/ (which the external tree's
-# config fixups set) exist on the base once the series is in.
+# *.patch files. Check that the extension stops on a version no series
+# serves, and that the symbols of contrib/fragments/ (which the external
+# tree's config fixups set) exist on the base once the series is in.
 #
 # Buildroot's rules (support/scripts/apply-patches.sh, and linux.mk's
 # "*.patch" pattern for a directory): a "series" file, when present, lists
@@ -78,7 +78,7 @@ br_apply() {
 # copy of it), and APPLY_PATCHES a stand-in for Buildroot's
 # apply-patches.sh that applies a directory by its series file, as that
 # does, with br_apply. It must pick the base's series from the base's own
-# Makefile; a line lwnfs has no series for must stop it.
+# Makefile; a version no series serves must stop it.
 scratch_tree "$base" "$series" "$work/ext"
 # (the scratch tree holds only the files the series changes; the
 # extension reads the top Makefile)
@@ -98,7 +98,7 @@ n=$(cat "$work/applied")
 mkdir "$work/other"
 printf 'VERSION = 4\nPATCHLEVEL = 19\nSUBLEVEL = 325\n' >"$work/other/Makefile"
 if run_ext "$work/other" >/dev/null 2>"$work/stop"; then
-	die "the kernel extension patches Linux 4.19, a line lwnfs has no series for"
+	die "the kernel extension patches Linux 4.19, a version no series serves"
 fi
 grep -q "^lwnfs: Linux 4\.19\.325 is outside the versions lwnfs serves ($("$LWNFS_TOP/scripts/ranges.sh" text | sed 's/\./\\./g')); no series for it$" "$work/stop" ||
 	die "the kernel extension's stop on Linux 4.19 does not name the version and the versions lwnfs serves: $(cat "$work/stop")"
@@ -127,4 +127,4 @@ while IFS= read -r sym; do
 		die "$base: contrib/fragments/ sets CONFIG_$sym, which $base with the series does not define"
 	fi
 done < <(cat "$LWNFS_TOP"/contrib/fragments/*.config | sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p' | sort -u)
-info "$base: the external tree picks and applies all $n patches, and stops on a line it has none for; BR2_LINUX_KERNEL_PATCH applies them (series file, and the *.patch files alone); the fragments' symbols exist"
+info "$base: the external tree picks and applies all $n patches, and stops on a version no series serves; BR2_LINUX_KERNEL_PATCH applies them (series file, and the *.patch files alone); the fragments' symbols exist"

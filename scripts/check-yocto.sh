@@ -4,7 +4,7 @@
 #  - the bbappends add lwnfs only when DISTRO_FEATURES has "lwnfs";
 #  - the series lwnfs-kernel.inc takes for the base's own LINUX_VERSION,
 #    by patches/ranges, is this base;
-#  - the line's feature (features/lwnfs/lwnfs-BASE.scc) names the base's
+#  - the base's feature (features/lwnfs/lwnfs-BASE.scc) names the base's
 #    whole series in order, each patch where the kernel tools find it (in
 #    lwnfs-patches, the layer's link to patches/), and the config features
 #    name fragments equal to contrib/fragments/;
@@ -78,7 +78,7 @@ for kind in y m; do
 		die "features/lwnfs/$cfg is not contrib/fragments/lwnfs-$kind.config; run: make patches"
 done
 
-# the line's feature: known directives, the series in order
+# the base's feature: known directives, the series in order
 scc_patches=()
 while read -r directive rest; do
 	case "$directive" in

@@ -77,7 +77,7 @@ if ! run apt-get install -y -qq -o DPkg::Path=/usr/local/lwnfs-bin:/usr/sbin:/us
 	done
 	fail "installing lwnfs-dkms failed"
 fi
-# built for every kernel of the chroot with headers (all of supported lines)
+# built for every kernel of the chroot with headers (all of served versions)
 in_root "$release" dkms status -m lwnfs >"$out/dkms.txt" 2>&1 || true
 # (the build links are absolute: resolved in the chroot)
 # shellcheck disable=SC2016 # expanded by the chroot's shell
@@ -105,13 +105,13 @@ vermagic=$(modinfo -F vermagic "$out/lwnfs.ko")
 signer=$(modinfo -F signer "$out/lwnfs.ko" || true)
 printf 'module=/%s\nvermagic=%s\nsigner=%s\n' "$ko" "$vermagic" "${signer:-none}" >>"$out/dkms.txt"
 
-# A kernel of a line lwnfs does not support (the build directory of a
+# A kernel of a version lwnfs does not serve (the build directory of a
 # made-up release): the package's postinst must name it and pass, and DKMS
 # must build nothing for it. DKMS's kernel hook, whose status a kernel
 # package's postinst passes on, must skip it too, except on bookworm:
 # its DKMS 3.0.10 counts the skip as a failure (status 11), which the
 # package's README.Debian says; the check notices when that changes.
-fake=5.15.99-lwnfs-unsupported
+fake=4.19.99-lwnfs-unsupported
 # (removed however this script ends: a later run would find it)
 trap 'rm -rf "$root/lib/modules/$fake" "$root"/var/lib/dkms/lwnfs/*/"$fake"' EXIT
 mkdir -p "$root/lib/modules/$fake/build/include"

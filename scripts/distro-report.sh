@@ -46,9 +46,9 @@ fi
 		echo "| $(field "$n" kernel) | $(field "$n" version) | signer: $(field "$n" signer), taint $(field "$n" taint) | $(field "$n" lsm) | $preempt | $(field "$n" kselftest | awk '{ print $1 }') | $(field "$n" seconds) s |"
 	done
 	echo
-	echo "## A kernel of a line lwnfs does not support"
+	echo "## A kernel of a version lwnfs does not serve"
 	echo
-	echo "The build directory of a made-up 5.15.99 kernel, in each chroot: the package's"
+	echo "The build directory of a made-up 4.19.99 kernel, in each chroot: the package's"
 	echo "postinst names it and DKMS builds nothing for it. The DKMS version, and the exit"
 	echo "status of its kernel hook (/etc/kernel/postinst.d/dkms) for that kernel, which a"
 	echo "kernel package's postinst passes on:"

@@ -1,28 +1,41 @@
 #!/usr/bin/env bash
 # The kernel versions each series serves: bases.conf's first and last
 # columns, checked, and written as the ranges file that the Buildroot
-# extension, meta-lwnfs, lwnfs-dkms and make try read (patches/ranges,
+# extension, meta-lwnfs and lwnfs-dkms read (patches/ranges,
 # module/ranges). A version is X.Y, a kernel Makefile's VERSION and
-# PATCHLEVEL.
+# PATCHLEVEL; a kernel release names it when X.Y is followed by ".", "+",
+# "-" or nothing (6.12.118+deb13-amd64, 7.0-rc1, 6.18+git).
 #
-# usage: scripts/ranges.sh write FILE...   write the ranges file to each FILE
-#        scripts/ranges.sh series X.Y      the series serving X.Y (none: exit 1)
-#        scripts/ranges.sh pick X.Y...     "X.Y series" for each, "-" for none
-#        scripts/ranges.sh versions        every X.Y the ranges hold, newest first
-#        scripts/ranges.sh regex           lwnfs-dkms's BUILD_EXCLUSIVE_KERNEL
-#        scripts/ranges.sh text            the ranges as a message names them
+# usage: scripts/ranges.sh [--bases FILE] COMMAND
+#        write FILE...   write the ranges file to each FILE
+#        series X.Y      the series serving X.Y (none: exit 1)
+#        pick X.Y...     "X.Y series" for each, "X.Y -" for none
+#        near X.Y        the series of the nearest ranges below and above
+#                        X.Y (a version no range holds), "-" for none
+#        versions        every X.Y the ranges hold, newest first
+#        span X.Y X.Y    every version from the first to the second
+#        regex           lwnfs-dkms's BUILD_EXCLUSIVE_KERNEL
+#        text            the ranges as messages name them
+# --bases FILE reads the ranges from FILE, a table with bases.conf's
+# columns, instead of bases.conf (scripts/check-ranges.sh's wide ranges).
 set -euo pipefail
 LWNFS_LOCK=no
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+if [ "${1:-}" = --bases ]; then
+	BASES_CONF=${2:?usage: $0 --bases FILE COMMAND}
+	shift 2
+fi
+
 # The last PATCHLEVEL of each finished major version: the version after
 # 5.19 is 6.0. A range that crosses into a new major needs its old one here.
 declare -A last_minor=([2]=39 [3]=19 [4]=20 [5]=19 [6]=19)
 
+# key X.Y: a number that orders versions
 key() {
-	[[ $1 =~ ^([0-9]+)\.([0-9]+)$ ]] || die "bases.conf: '$1' is not a version X.Y"
-	echo $((BASH_REMATCH[1] * 1000 + BASH_REMATCH[2]))
+	[[ $1 =~ ^([0-9]+)\.([0-9]+)$ ]] || die "'$1' is not a kernel version X.Y"
+	echo $((10#${BASH_REMATCH[1]} * 1000 + 10#${BASH_REMATCH[2]}))
 }
 
 # next X.Y: the version after X.Y
@@ -35,20 +48,23 @@ next() {
 	fi
 }
 
-# rows: "base first last", newest first, each checked against the others
+# rows: "base first last firstkey lastkey", newest first, each checked
+# against its base and the range before it. Callers take it whole
+# (RANGES=$(rows) || exit 1), so that its die stops them.
 rows() {
-	local b first last own prev_first='' prev_base=''
+	local b first last own prev_first='' prev_base='' kf kl
 	for b in $(all_bases); do
 		first=$(base_field "$b" first) last=$(base_field "$b" last)
-		{ [ -n "$first" ] && [ -n "$last" ]; } || die "bases.conf: $b's row has no first and last version"
-		own=${b#v}
-		{ [ "$(key "$first")" -le "$(key "$own")" ] && [ "$(key "$own")" -le "$(key "$last")" ]; } ||
-			die "bases.conf: $b serves $first to $last, which does not hold its own version $own"
-		if [ -n "$prev_first" ] && [ "$(key "$last")" -ge "$(key "$prev_first")" ]; then
-			die "bases.conf: $b's range $first to $last reaches into $prev_base's, which starts at $prev_first"
+		{ [ -n "$first" ] && [ -n "$last" ]; } || die "${BASES_CONF##*/}: $b's row has no first and last version"
+		kf=$(key "$first") kl=$(key "$last")
+		own=$(key "${b#v}")
+		{ [ "$kf" -le "$own" ] && [ "$own" -le "$kl" ]; } ||
+			die "${BASES_CONF##*/}: $b serves $first to $last, which does not hold its own version ${b#v}"
+		if [ -n "$prev_first" ] && [ "$kl" -ge "$prev_first" ]; then
+			die "${BASES_CONF##*/}: $b's range $first to $last reaches into $prev_base's"
 		fi
-		echo "$b $first $last"
-		prev_first=$first prev_base=$b
+		echo "$b $first $last $kf $kl"
+		prev_first=$kf prev_base=$b
 	done
 }
 
@@ -56,6 +72,7 @@ rows() {
 span() {
 	local v=$1 end
 	end=$(key "$2")
+	[ "$(key "$1")" -le "$end" ] || die "span: $1 comes after $2"
 	while [ "$(key "$v")" -lt "$end" ]; do
 		echo "$v"
 		[ -n "${last_minor[${v%.*}]:-}" ] || [ "${v%.*}" = "${2%.*}" ] ||
@@ -70,13 +87,14 @@ write() {
 	tmp=$(mktemp)
 	{
 		echo "# lwnfs: the series a kernel takes, by its version X.Y (the VERSION and"
-		echo "# PATCHLEVEL of its Makefile): the one with first <= X.Y <= last. A"
-		echo "# version that no row holds has no series. Made by make patches from"
-		echo "# bases.conf; do not edit."
+		echo "# PATCHLEVEL of its Makefile; a kernel release begins with X.Y and \".\","
+		echo "# \"+\" or \"-\"): the one with first <= X.Y <= last. A version that no"
+		echo "# row holds has no series. Made by make patches from bases.conf; do not"
+		echo "# edit."
 		printf '# series\tfirst\tlast\n'
-		rows | while read -r b first last; do
+		while read -r b first last _; do
 			printf '%s\t%s\t%s\n' "$b" "$first" "$last"
-		done
+		done <<<"$RANGES"
 	} >"$tmp"
 	for f in "$@"; do
 		mkdir -p "$(dirname "$f")"
@@ -85,69 +103,75 @@ write() {
 	rm -f "$tmp"
 }
 
-# pick X.Y...: "X.Y series" for each version, "X.Y -" when none serves it
 pick() {
-	local v k b first last found
-	local -a table
-	mapfile -t table < <(rows | while read -r b first last; do echo "$b $(key "$first") $(key "$last")"; done)
+	local v k b first last kf kl found
 	for v in "$@"; do
 		k=$(key "$v") found=-
-		for b in "${table[@]}"; do
-			read -r b first last <<<"$b"
-			if [ "$first" -le "$k" ] && [ "$k" -le "$last" ]; then
+		while read -r b first last kf kl; do
+			if [ "$kf" -le "$k" ] && [ "$k" -le "$kl" ]; then
 				found=$b
 				break
 			fi
-		done
+		done <<<"$RANGES"
 		echo "$v $found"
 	done
 }
 
 series() {
 	local s
-	s=$(pick "$1")
+	s=$(pick "$1") || exit 1
 	s=${s#* }
 	[ "$s" != - ] || return 1
 	echo "$s"
 }
 
+near() {
+	local k b first last kf kl older=- newer=-
+	k=$(key "$1")
+	while read -r b first last kf kl; do
+		[ "$kl" -lt "$k" ] && [ "$older" = - ] && older=$b
+		[ "$kf" -gt "$k" ] && newer=$b
+	done <<<"$RANGES"
+	echo "$older $newer"
+}
+
 versions() {
-	local b first last
-	rows | while read -r b first last; do
-		span "$first" "$last" | tac
-	done
+	local b first last v
+	while read -r b first last _; do
+		v=$(span "$first" "$last") || exit 1
+		tac <<<"$v"
+	done <<<"$RANGES"
 }
 
 regex() {
-	echo "^($(versions | sed 's/\./\\./g' | paste -sd'|'))[.+-]"
+	local v
+	v=$(versions) || exit 1
+	v=${v//./\\.}
+	echo "^(${v//$'\n'/|})[.+-]"
 }
 
 text() {
 	local b first last out=()
-	while read -r b first last; do
+	while read -r b first last _; do
 		if [ "$first" = "$last" ]; then out+=("$first"); else out+=("$first to $last"); fi
-	done < <(rows)
-	list_text "${out[@]}"
-}
-
-# list_text ITEM...: "a, b and c"
-list_text() {
-	local n=$#
-	if [ "$n" -le 1 ]; then
-		echo "${1:-}"
-		return
-	fi
+	done <<<"$RANGES"
 	local IFS=,
-	local head="${*:1:n-1}"
-	echo "${head//,/, } and ${!n}"
+	local joined="${out[*]}"
+	echo "${joined//,/, }"
 }
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
+write | series | pick | near | versions | regex | text) RANGES=$(rows) || exit 1 ;;
+span) ;;
+*) die "usage: $0 [--bases FILE] write FILE... | series X.Y | pick X.Y... | near X.Y | versions | span X.Y X.Y | regex | text" ;;
+esac
+case "$cmd" in
 write) [ $# -gt 0 ] || die "usage: $0 write FILE..."; write "$@" ;;
 series) [ $# -eq 1 ] || die "usage: $0 series X.Y"; series "$1" ;;
+near) [ $# -eq 1 ] || die "usage: $0 near X.Y"; near "$1" ;;
+span) [ $# -eq 2 ] || die "usage: $0 span X.Y X.Y"; span "$1" "$2" ;;
 pick) pick "$@" ;;
-versions | regex | text) "$cmd" ;;
-*) die "usage: $0 write FILE... | series X.Y | pick X.Y... | versions | regex | text" ;;
+*) "$cmd" ;;
 esac

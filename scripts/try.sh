@@ -36,9 +36,11 @@ version=$v.$p.${s:-0}
 
 # The series to try: the one whose range (bases.conf's first and last)
 # holds the tree's version; for a version outside the ranges, the series
-# of the nearest older and newer lines.
+# of the nearest ranges below and above it.
 range_note=''
-if own=$("$LWNFS_TOP/scripts/ranges.sh" series "$v.$p"); then
+own=$("$LWNFS_TOP/scripts/ranges.sh" pick "$v.$p") || die "the ranges of bases.conf cannot be read (above)"
+own=${own#* }
+if [ "$own" != - ]; then
 	cands=("$own")
 	if version_served "$v.$p"; then
 		range_note=" (Linux $v.$p: served, docs/verified.txt)"
@@ -47,19 +49,10 @@ if own=$("$LWNFS_TOP/scripts/ranges.sh" series "$v.$p"); then
 	fi
 	info "Linux $version at $tree: the $own series serves Linux $v.$p"
 else
-	key() {
-		echo "${1#v}" | awk -F. '{ printf "%d%04d\n", $1, $2 }'
-	}
-	me=$(key "$v.$p")
-	older='' newer=''
-	for b in $(all_bases); do
-		k=$(key "$b")
-		if [ "$k" -lt "$me" ] && { [ -z "$older" ] || [ "$k" -gt "$(key "$older")" ]; }; then older=$b; fi
-		if [ "$k" -gt "$me" ] && { [ -z "$newer" ] || [ "$k" -lt "$(key "$newer")" ]; }; then newer=$b; fi
-	done
+	read -r older newer < <("$LWNFS_TOP/scripts/ranges.sh" near "$v.$p")
 	cands=()
-	[ -z "$older" ] || cands+=("$older")
-	[ -z "$newer" ] || cands+=("$newer")
+	[ "$older" = - ] || cands+=("$older")
+	[ "$newer" = - ] || cands+=("$newer")
 	range_note=" (Linux $v.$p is outside the versions lwnfs serves: $("$LWNFS_TOP/scripts/ranges.sh" text))"
 	info "Linux $version at $tree: no series serves Linux $v.$p; trying ${cands[*]}"
 fi

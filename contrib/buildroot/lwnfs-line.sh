@@ -8,31 +8,32 @@
 # (default: series).
 set -eu
 kdir=$1 dir=$2 what=${3:-series}
+# field NAME: a number of the kernel's Makefile, without leading zeros
 field() {
-	sed -n "s/^$1 = *//p" "$kdir/Makefile" | head -n 1
+	f=$(sed -n "s/^$1 *= *//p" "$kdir/Makefile" | head -n 1)
+	case "$f" in
+	'' | *[!0-9]*) return 0 ;;
+	esac
+	f=$(echo "$f" | sed 's/^0*//')
+	echo "${f:-0}"
 }
 v=$(field VERSION) p=$(field PATCHLEVEL) s=$(field SUBLEVEL)
-case "$v.$p" in
-*[!0-9.]* | .* | *.)
-	echo "lwnfs: $kdir/Makefile names no VERSION and PATCHLEVEL: not a kernel source" >&2
+if [ -z "$v" ] || [ -z "$p" ]; then
+	echo "lwnfs: $kdir/Makefile names no numeric VERSION and PATCHLEVEL: not a kernel source" >&2
 	exit 1
-	;;
-esac
+fi
 [ -f "$dir/ranges" ] || {
-	echo "lwnfs: $dir has no ranges file; in the lwnfs checkout, run: make patches" >&2
+	echo "lwnfs: $dir has no ranges file: it is a copy of an lwnfs checkout older than the ranges; in Buildroot, run: make lwnfs-dirclean (and, if the checkout has no patches/ranges either, make patches there)" >&2
 	exit 1
 }
-# key X.Y: a number that orders versions
-key() {
-	echo $((${1%.*} * 1000 + ${1#*.}))
-}
-k=$(key "$v.$p")
+# versions X.Y are ordered as the numbers X * 1000 + Y
+k=$((v * 1000 + p))
 served='' series=''
 while read -r b first last; do
 	case "$b" in '#'* | '') continue ;; esac
 	if [ "$first" = "$last" ]; then r=$first; else r="$first to $last"; fi
 	served="${served:+$served, }$r"
-	if [ "$(key "$first")" -le "$k" ] && [ "$k" -le "$(key "$last")" ]; then
+	if [ $((${first%.*} * 1000 + ${first#*.})) -le "$k" ] && [ "$k" -le $((${last%.*} * 1000 + ${last#*.})) ]; then
 		series=$b
 	fi
 done <"$dir/ranges"
@@ -41,7 +42,7 @@ if [ -z "$series" ]; then
 	exit 1
 fi
 [ -d "$dir/$series" ] || {
-	echo "lwnfs: $dir/ranges names $series for Linux $v.$p, but $dir/$series is missing; in the lwnfs checkout, run: make patches" >&2
+	echo "lwnfs: $dir/ranges names $series for Linux $v.$p, but $dir/$series is missing: in the lwnfs checkout, run: make patches; then in Buildroot: make lwnfs-dirclean" >&2
 	exit 1
 }
 echo "$dir/$series"

@@ -4,7 +4,8 @@
 #
 ################################################################################
 
-# the kernel extension: patch the kernel with the series of its line
+# the kernel extension: patch the kernel with the series that serves its
+# version
 
 LINUX_EXTENSIONS += lwnfs
 
