@@ -52,9 +52,9 @@ help:
 	@echo "  make distro      lwnfs-dkms on Debian's own kernels (configs/distro.conf; RELEASE=name: one):"
 	@echo "                   DKMS builds it in each release's chroot, the kernel boots it: kselftest,"
 	@echo "                   AppArmor, taint, memory cgroups; docs/distro/results.md  [root net GB]"
-	@echo "  make verify      verify the trees of configs/trees.conf this machine has (or BASE=...: one"
-	@echo "                   base or tree) with the series of their version: git am, =y, =m, W=1,"
-	@echo "                   kselftest, the out-of-tree module; rows of docs/verified.txt  [root GB]"
+	@echo "  make verify      verify the trees of configs/trees.conf this machine has (or BASE=\"...\":"
+	@echo "                   bases and trees) with their series: git am, =y, =m, W=1, kselftest,"
+	@echo "                   the out-of-tree module; their rows of docs/verified.txt  [root GB]"
 	@echo "  make stages      the stages a tier runs (TIER=quick|check|all|soak), from configs/stages.conf"
 	@echo "  make lint        shellcheck the scripts, and lint the docs (make targets, links, the README)"
 	@echo
@@ -168,8 +168,8 @@ try:
 	@$(S)/try.sh $(if $(filter 1 yes,$(APPLY_ONLY)),--apply-only) "$(TREE)" $(if $(CONFIG),"$(CONFIG)")
 
 verify:
-	@$(S)/deps.sh demo build
-	@$(if $(filter file,$(origin BASE)),$(S)/verify-trees.sh,$(S)/verify-tree.sh $(BASE))
+	@$(S)/deps.sh --warn demo build
+	@$(if $(CHECK_BASES),st=0; for b in $(CHECK_BASES); do $(S)/verify-tree.sh $$b || st=1; done; exit $$st,$(S)/verify-trees.sh)
 
 deb:
 	@$(S)/deps.sh --warn deb

@@ -155,6 +155,8 @@ fill() {
 passed=0 failed=0 failures=() warnings=() times=()
 declare -A status=()
 run_start=$SECONDS
+# the commit the run checks, before any stage writes a file
+run_commit=$(git -C "$LWNFS_TOP" describe --always --dirty 2>/dev/null || echo unknown)
 
 # stage ID AFTER FLAGS BASE NAME COMMAND: run one stage with its output in
 # a log, unless the stage it comes after did not pass.
@@ -246,9 +248,7 @@ not_run() {
 
 # write_times: the stage times of a whole run that passed, for the docs.
 write_times() {
-	local f=$LWNFS_TOP/docs/timings/$tier$cold.txt commit
-	# (before the file is written, which would make the tree dirty)
-	commit=$(git -C "$LWNFS_TOP" describe --always --dirty 2>/dev/null || echo unknown)
+	local f=$LWNFS_TOP/docs/timings/$tier$cold.txt commit=$run_commit
 	mkdir -p "${f%/*}"
 	{
 		timings_head "make $([ "$tier" = all ] && echo check-all || echo "$tier"): stage times of the last whole run that passed" \

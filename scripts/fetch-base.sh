@@ -21,7 +21,7 @@ set -euo pipefail
 . "$LWNFS_TOP/scripts/lib-edit.sh"
 
 base=${1:?usage: $0 BASE}
-check_base "$base"
+check_target "$base"
 pin=$(base_pin "$base")
 tree=$(tree_dir "$base")
 
@@ -50,8 +50,10 @@ commit_tree() {
 	git_fixed -C "$src" commit -q -m "$2" -m "$3"
 	git -C "$src" tag "$BASE_TAG"
 	git -C "$src" checkout -q -b lwnfs
-	# Only a complete tree takes the cache's place.
-	rm -rf "$tree"
+	# Only a complete tree takes the cache's place. Its builds go with the
+	# old tree: the new files keep their commit's dates, older than the
+	# objects, which make would take as current.
+	rm -rf "$tree" "$LWNFS_CACHE/build/$base"
 	mv "$src" "$tree"
 	rm -rf "$tree.tmp"
 	info "$base: ready at $tree ($(git -C "$tree" rev-parse --short HEAD))"

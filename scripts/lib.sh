@@ -70,7 +70,7 @@ all_bases() {
 
 # base_row NAME: NAME's row as words in BASE_WORDS: a base's row of
 # bases.conf or, for a tree of configs/trees.conf (is_tree),
-# "NAME git:REPO COMMIT VERSION"; fails when there is none.
+# "NAME git:REPO COMMIT VERSION SERIES"; fails when there is none.
 base_row() {
 	local line
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -82,7 +82,7 @@ base_row() {
 		[[ $line =~ ^[[:space:]]*(#|$) ]] && continue
 		read -ra BASE_WORDS <<<"$line"
 		[ "${BASE_WORDS[0]}" = "$1" ] || continue
-		BASE_WORDS=("$1" "git:${BASE_WORDS[1]}" "${BASE_WORDS[2]}" "${BASE_WORDS[3]}")
+		BASE_WORDS=("$1" "git:${BASE_WORDS[1]:-}" "${BASE_WORDS[2]:-}" "${BASE_WORDS[3]:-}" "${BASE_WORDS[4]:-}")
 		return 0
 	done <"$TREES_CONF"
 	return 1
@@ -93,14 +93,37 @@ is_tree() {
 	[[ $1 == linux-* ]] && base_row "$1"
 }
 
+# check_tree_row NAME: a tree's row is well formed: its name linux-X.Y or
+# linux-X.Y-WORD, a full commit, a version X.Y.Z of the name's X.Y, and a
+# series that is a base or "range"
+check_tree_row() {
+	local v xy
+	base_row "$1" || die "no tree '$1' in configs/trees.conf"
+	v=${BASE_WORDS[3]}
+	[[ $1 =~ ^linux-([0-9]+\.[0-9]+)(-[A-Za-z0-9_]+)?$ ]] ||
+		die "configs/trees.conf: '$1' is not a tree's name (linux-X.Y or linux-X.Y-WORD)"
+	xy=${BASH_REMATCH[1]}
+	[[ ${BASE_WORDS[2]} =~ ^[0-9a-f]{40}$ && $v =~ ^[0-9]+\.[0-9]+\.[0-9]+$ && ${v%.*} = "$xy" ]] ||
+		die "configs/trees.conf: $1's row needs a full commit (40 lowercase hex digits) and a version $xy.N, not '${BASE_WORDS[2]}' and '$v'"
+	case "${BASE_WORDS[4]}" in
+	range) ;;
+	v*) grep -qx -- "${BASE_WORDS[4]}" <(all_bases) ||
+		die "configs/trees.conf: $1's series '${BASE_WORDS[4]}' is no base of bases.conf" ;;
+	*) die "configs/trees.conf: $1's series must be a base (v6.12) or 'range', not '${BASE_WORDS[4]}'" ;;
+	esac
+}
+
 # series_of NAME: the base whose series a base or tree takes: a base its
-# own, a tree the one whose range holds its version.
+# own; a tree the one its row names, or with "range" the one whose range
+# holds its version.
 series_of() {
 	local v
 	if is_tree "$1"; then
+		check_tree_row "$1"
+		[ "${BASE_WORDS[4]}" = range ] || { echo "${BASE_WORDS[4]}" && return; }
 		v=${BASE_WORDS[3]}
 		"$LWNFS_TOP/scripts/ranges.sh" series "${v%.*}" ||
-			die "no range of bases.conf holds Linux ${v%.*}, the version of the tree $1"
+			die "no range of bases.conf holds Linux ${v%.*}, the version of the tree $1; name the series to try in its row of configs/trees.conf"
 	else
 		echo "$1"
 	fi
@@ -161,7 +184,8 @@ base_field() {
 	*) die "bases.conf has no column '$2'" ;;
 	esac
 	if [ "$col" -ge 5 ] && is_tree "$1"; then
-		base_field "$(series_of "$1")" "$2"
+		v=$(series_of "$1") || exit 1
+		base_field "$v" "$2"
 		return
 	fi
 	base_row "$1"
@@ -170,8 +194,18 @@ base_field() {
 }
 
 check_base() {
-	base_row "$1" ||
-		die "unknown base '$1'; known bases: $(all_bases | tr '\n' ' ')(see bases.conf), and the trees of configs/trees.conf"
+	{ base_row "$1" && ! is_tree "$1"; } ||
+		die "unknown base '$1'; known bases: $(all_bases | tr '\n' ' ')(see bases.conf)"
+}
+
+# check_target NAME: a base, or a tree of configs/trees.conf: what the
+# steps that fetch, apply, build and boot take (scripts/verify-tree.sh)
+check_target() {
+	if is_tree "$1"; then
+		check_tree_row "$1"
+	else
+		check_base "$1"
+	fi
 }
 
 # arch_field ARCH NAME: one column of configs/arch.conf.
@@ -285,7 +319,7 @@ fetch_command() {
 # or when the cached tree is not the one bases.conf pins.
 need_tree() {
 	local have want how
-	check_base "$1"
+	check_target "$1"
 	how=$(fetch_command "$1")
 	git -C "$(tree_dir "$1")" rev-parse -q --verify "$BASE_TAG^{commit}" >/dev/null 2>&1 ||
 		die "base $1 is not fetched; run: $how"

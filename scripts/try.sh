@@ -47,7 +47,7 @@ if [ "$own" != - ]; then
 	else
 		range_note=" (Linux $v.$p: not verified; docs/verified.txt has no current row of it that passed)"
 	fi
-	info "Linux $version at $tree: the $own series serves Linux $v.$p"
+	info "Linux $version at $tree: Linux $v.$p is in the range of the $own series"
 else
 	read -r older newer < <("$LWNFS_TOP/scripts/ranges.sh" near "$v.$p")
 	cands=()

@@ -12,21 +12,32 @@
 # A step whose input failed is "-". The row also carries the tree's
 # provenance and the hash of the lwnfs sources it was verified with
 # (lwnfs_sources_hash), by which it goes stale when they change. Rows of
-# other trees are kept as they are.
+# other trees are kept as they are. A tree takes the series its row of
+# configs/trees.conf names: the one its version's range gives, or a base's
+# (to verify a version before a range holds it).
 #
 # usage: scripts/verify-tree.sh BASE|TREE
-# Exit status: 0 when every step passed, 1 when one failed, 4 when the
-# tree is not here (a git tree whose clone is not named): nothing recorded.
+# Exit status: 0 when every step passed and the row is recorded, 1 when a
+# step failed and the row is recorded, 2 when nothing could be recorded (a
+# broken row, a failed fetch, sources that changed during the run), 4 when
+# the tree is not here (a git tree whose clone is not named).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# unrecorded MESSAGE: stop with status 2, nothing recorded
+unrecorded() {
+	echo "error: $*; nothing recorded" >&2
+	exit 2
+}
 name=${1:?usage: $0 BASE|TREE}
-check_base "$name"
-series=$(series_of "$name")
+(check_target "$name") || unrecorded "$name: no such base or tree"
+series=$(series_of "$name") || unrecorded "$name: no series to verify it with"
+sources=$(lwnfs_sources_hash "$series")
 S=$LWNFS_TOP/scripts
 logs=$LWNFS_CACHE/logs/verify-$name
 mkdir -p "$logs"
+rm -f "$logs"/*.log
 
 rc=0
 "$S/fetch-base.sh" "$name" >"$logs/fetch.log" 2>&1 || rc=$?
@@ -34,7 +45,7 @@ if [ "$rc" -eq 4 ]; then
 	tail -n 1 "$logs/fetch.log" >&2
 	exit 4
 fi
-[ "$rc" -eq 0 ] || { cat "$logs/fetch.log" && die "$name: fetching its tree failed"; }
+[ "$rc" -eq 0 ] || { cat "$logs/fetch.log" && unrecorded "$name: fetching its tree failed"; }
 
 declare -A res=()
 failed=0
@@ -54,7 +65,6 @@ ran() {
 	local c
 	for c in "$@"; do [ "${res[$c]:-}" = pass ] || return 1; done
 }
-rm -f "$logs"/*.log
 # the tree's own version, from its Makefile (a Debian base's pin is the
 # package's version)
 kv=$(git -C "$(tree_dir "$name")" show "$BASE_TAG:Makefile" | awk -F' *= *' '
@@ -85,8 +95,10 @@ if ran am; then
 	ran module && step module "$S/module.sh" "$name"
 fi
 
-row=$(printf '%s\t' "$name" "$kv" "$series" "$(provenance "$name")" \
-	"$(base_pin "$name")" "$(lwnfs_sources_hash "$series")")
+# the sources the steps used: the same at the end as at the start
+[ "$(lwnfs_sources_hash "$series")" = "$sources" ] ||
+	unrecorded "patches/$series or module/$series changed while $name was verified; run it again"
+row=$(printf '%s\t' "$name" "$kv" "$series" "$(provenance "$name")" "$(base_pin "$name")" "$sources")
 for c in am y m w1 kselftest module; do
 	row+="${res[$c]:--}"$'\t'
 done
