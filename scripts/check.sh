@@ -55,7 +55,9 @@ covers() {
 	"$2") ;;
 	every) [ "$2" != once ] ;;
 	newest+oldest) [ "$2" = newest ] || [ "$2" = oldest ] ;;
-	debian | ends) [ "$2" = newest ] || [ "$2" = oldest ] || [ "$2" = newest+oldest ] ;;
+	debian) [ "$2" = newest ] || [ "$2" = oldest ] || [ "$2" = newest+oldest ] ;;
+	ends) [ "$2" = newest ] || [ "$2" = oldest ] || [ "$2" = newest+oldest ] || [ "$2" = head ] ;;
+	head) [ "$2" = newest ] ;;
 	clang) [ "$2" = clang1 ] ;;
 	*) false ;;
 	esac
@@ -83,7 +85,7 @@ check_table() {
 		fi
 		for t in $tiers; do
 			case "${t%%=*}" in quick | check | all | soak) ;; *) echo "$id: unknown tier in '$t'" && bad=1 ;; esac
-			case "${t#*=}" in once | newest | oldest | every | debian | newest+oldest | ends | clang | clang1) ;;
+			case "${t#*=}" in once | newest | oldest | every | debian | newest+oldest | ends | head | clang | clang1) ;;
 			*) echo "$id: unknown bases in '$t'" && bad=1 ;;
 			esac
 			[ -z "${sel[$id@${t%%=*}]:-}" ] || { echo "$id: tier ${t%%=*} named twice" && bad=1; }
@@ -120,6 +122,7 @@ selected() {
 		oldest) [ "$b" = "$oldest" ] ;;
 		newest+oldest) [ "$b" = "$newest" ] || [ "$b" = "$oldest" ] ;;
 		ends) [ "$whole" = 0 ] || [ "$b" = "$newest" ] || [ "$b" = "$oldest" ] ;;
+		head) [ "$whole" = 0 ] || [ "$b" = "$newest" ] ;;
 		clang) [ "$(base_field "$b" clang)" != no ] ;;
 		# (the clang base of a whole run is a Debian one, as the roles are)
 		clang1) [ -z "$first_clang" ] && [ "$(base_field "$b" clang)" != no ] &&
