@@ -186,4 +186,21 @@ wide_re=$("$R" --bases "$wide/bases.conf" regex)
 check_pass "made-up wide ranges" "$wide/bases.conf" "$all_versions" \
 	"$wide/patches" "$wide/module" "$wide/pkg" "$wide_re" "$wide_re"
 
+# the edges: the nearest ranges of a version outside them (make try), a
+# Makefile whose numbers are not plain, a ranges file that cannot be read
+[ "$("$R" --bases "$wide/bases.conf" near 5.14)" = "v5.10 v6.1" ] ||
+	fail "ranges.sh near 5.14 on the wide ranges is not 'v5.10 v6.1'"
+[ "$("$R" --bases "$wide/bases.conf" near 4.19)" = "- v5.10" ] ||
+	fail "ranges.sh near 4.19 on the wide ranges is not '- v5.10'"
+printf 'VERSION = 06\nPATCHLEVEL = 08\nSUBLEVEL = 1\n' >"$work/kernel/Makefile"
+[ "$(sh "$LWNFS_TOP/contrib/buildroot/lwnfs-line.sh" "$work/kernel" "$wide/patches" 2>/dev/null)" = "$wide/patches/v6.6" ] ||
+	fail "lwnfs-line.sh does not read VERSION = 06, PATCHLEVEL = 08 as 6.8"
+printf 'VERSION = 6.1\nPATCHLEVEL = 2\n' >"$work/kernel/Makefile"
+! sh "$LWNFS_TOP/contrib/buildroot/lwnfs-line.sh" "$work/kernel" "$wide/patches" >/dev/null 2>&1 ||
+	fail "lwnfs-line.sh takes VERSION = 6.1"
+printf 'v6.1\t6.1\tx\n' >"$work/bad-ranges"
+got=$(python3 -c 'import sys; exec(open(sys.argv[1]).read()); print(lwnfs_series(sys.argv[2], "6.1.5") or "-")' \
+	"$LWNFS_TOP/contrib/meta-lwnfs/classes/lwnfs-ranges.bbclass" "$work/bad-ranges")
+[ "$got" = - ] || fail "lwnfs_series() picks $got from a damaged ranges file"
+
 [ "$fails" -eq 0 ] || die "$fails disagreements with the ranges (above)"

@@ -38,7 +38,7 @@ cmp -s "$LWNFS_CACHE/deb/ranges" "$LWNFS_TOP/module/ranges" ||
 kernel_re=$("$LWNFS_TOP/scripts/ranges.sh" regex)
 served=$("$LWNFS_TOP/scripts/ranges.sh" text)
 
-# the source tree: contrib/dkms with the placeholders filled, v<line>/ and
+# the source tree: contrib/dkms with the placeholders filled, v<series>/ and
 # the ranges
 stage=$LWNFS_CACHE/deb/src/lwnfs-dkms-$version
 rm -rf "$stage"

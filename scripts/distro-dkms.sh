@@ -111,7 +111,8 @@ printf 'module=/%s\nvermagic=%s\nsigner=%s\n' "$ko" "$vermagic" "${signer:-none}
 # package's postinst passes on, must skip it too, except on bookworm:
 # its DKMS 3.0.10 counts the skip as a failure (status 11), which the
 # package's README.Debian says; the check notices when that changes.
-fake=4.19.99-lwnfs-unsupported
+fake=4.19.99-lwnfs-unserved
+! "$LWNFS_TOP/scripts/ranges.sh" series 4.19 >/dev/null || die "bases.conf's ranges hold 4.19: choose another made-up kernel here"
 # (removed however this script ends: a later run would find it)
 trap 'rm -rf "$root/lib/modules/$fake" "$root"/var/lib/dkms/lwnfs/*/"$fake"' EXIT
 mkdir -p "$root/lib/modules/$fake/build/include"

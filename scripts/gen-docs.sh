@@ -12,8 +12,9 @@
 #          kernels of distro.sh). The times of the last whole runs are not
 #          here but in docs/timings/, which check.sh writes.
 #   verified  the trees each series was verified on (docs/verified.txt),
-#          current or stale, and the versions of the ranges that no
-#          current row verifies
+#          current, stale or outside the ranges (lib-verified.sh), and the
+#          versions of the ranges that do not count as served: no current
+#          row that passed, or a current row that failed
 #
 # usage: scripts/gen-docs.sh [--check] [TABLE...]   (--check: fail if the
 #        README's tables are not what this makes; default: every table)

@@ -7,7 +7,11 @@ VERIFIED=$LWNFS_TOP/docs/verified.txt
 # lwnfs_sources_hash SERIES: what a tree is verified with: the series
 # (patches/SERIES) and the out-of-tree module's source (module/SERIES).
 lwnfs_sources_hash() {
-	printf '%s %s\n' "$(series_hash "$1")" "$(module_hash "$LWNFS_TOP/module/$1")" | sha256sum | cut -c1-12
+	local s m
+	s=$(series_hash "$1") || return 1
+	[ -f "$LWNFS_TOP/module/$1/Kbuild" ] || { echo "error: no module/$1; run: make patches" >&2 && return 1; }
+	m=$(module_hash "$LWNFS_TOP/module/$1") || return 1
+	printf '%s %s\n' "$s" "$m" | sha256sum | cut -c1-12
 }
 
 # provenance NAME: where a base's or tree's tree comes from, in a word or

@@ -107,7 +107,7 @@ check_tree_row() {
 		die "configs/trees.conf: $1's row needs a full commit (40 lowercase hex digits) and a version $xy.N, not '${BASE_WORDS[2]}' and '$v'"
 	case "${BASE_WORDS[4]}" in
 	range) ;;
-	v*) grep -qx -- "${BASE_WORDS[4]}" <(all_bases) ||
+	v*) grep -qxF -- "${BASE_WORDS[4]}" <(all_bases) ||
 		die "configs/trees.conf: $1's series '${BASE_WORDS[4]}' is no base of bases.conf" ;;
 	*) die "configs/trees.conf: $1's series must be a base (v6.12) or 'range', not '${BASE_WORDS[4]}'" ;;
 	esac
@@ -137,7 +137,7 @@ row_file() {
 # newest_base, oldest_base: the first and last rows. Both are Debian rows,
 # so that a base whose tree a machine may not have (a git snapshot) never
 # takes their roles: the default base, the sources' own base, the ends of
-# the bisect and the debug guests.
+# the check tier's coccicheck and docs stages, and the debug guests.
 newest_base() {
 	role_end 1p
 }

@@ -3,8 +3,9 @@
 # columns, checked, and written as the ranges file that the Buildroot
 # extension, meta-lwnfs and lwnfs-dkms read (patches/ranges,
 # module/ranges). A version is X.Y, a kernel Makefile's VERSION and
-# PATCHLEVEL; a kernel release names it when X.Y is followed by ".", "+",
-# "-" or nothing (6.12.118+deb13-amd64, 7.0-rc1, 6.18+git).
+# PATCHLEVEL; a kernel release (uname -r) begins with it, followed by ".",
+# "+" or "-" (6.12.118+deb13-amd64, 7.1.0-rc1), and so does a Yocto
+# LINUX_VERSION, which alone may also end after X.Y (6.18+git, 6.6).
 #
 # usage: scripts/ranges.sh [--bases FILE] COMMAND
 #        write FILE...   write the ranges file to each FILE
@@ -34,8 +35,8 @@ declare -A last_minor=([2]=39 [3]=19 [4]=20 [5]=19 [6]=19)
 
 # key X.Y: a number that orders versions
 key() {
-	[[ $1 =~ ^([0-9]+)\.([0-9]+)$ ]] || die "'$1' is not a kernel version X.Y"
-	echo $((10#${BASH_REMATCH[1]} * 1000 + 10#${BASH_REMATCH[2]}))
+	[[ $1 =~ ^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$ ]] || die "'$1' is not a kernel version X.Y"
+	echo $((BASH_REMATCH[1] * 1000 + BASH_REMATCH[2]))
 }
 
 # next X.Y: the version after X.Y
@@ -52,8 +53,11 @@ next() {
 # against its base and the range before it. Callers take it whole
 # (RANGES=$(rows) || exit 1), so that its die stops them.
 rows() {
-	local b first last own prev_first='' prev_base='' kf kl
-	for b in $(all_bases); do
+	local b first last own prev_first='' prev_base='' kf kl bases
+	[ -r "$BASES_CONF" ] || die "cannot read $BASES_CONF"
+	bases=$(all_bases)
+	[ -n "$bases" ] || die "${BASES_CONF##*/} names no base"
+	for b in $bases; do
 		first=$(base_field "$b" first) last=$(base_field "$b" last)
 		{ [ -n "$first" ] && [ -n "$last" ]; } || die "${BASES_CONF##*/}: $b's row has no first and last version"
 		kf=$(key "$first") kl=$(key "$last")

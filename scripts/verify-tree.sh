@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Verify a kernel tree with the series its version's range gives, and
+# Verify a kernel tree with the series its version's range gives (or the
+# one its row of configs/trees.conf names), and
 # record the result as its row of docs/verified.txt: the tree is a base
 # (bases.conf) or a tree of configs/trees.conf. The steps, each with a
 # column of the row:
@@ -33,7 +34,7 @@ unrecorded() {
 name=${1:?usage: $0 BASE|TREE}
 (check_target "$name") || unrecorded "$name: no such base or tree"
 series=$(series_of "$name") || unrecorded "$name: no series to verify it with"
-sources=$(lwnfs_sources_hash "$series")
+sources=$(lwnfs_sources_hash "$series") || unrecorded "$name: the $series series or its module source is missing"
 S=$LWNFS_TOP/scripts
 logs=$LWNFS_CACHE/logs/verify-$name
 mkdir -p "$logs"
@@ -69,7 +70,7 @@ ran() {
 # package's version)
 kv=$(git -C "$(tree_dir "$name")" show "$BASE_TAG:Makefile" | awk -F' *= *' '
 	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
-	END { print v "." p "." s }')
+	END { print v "." p "." s }') || unrecorded "$name: its tree's Makefile cannot be read"
 info "$name: Linux $kv, with the $series series"
 # a tree that holds the current series, applied by apply.sh's git am,
 # keeps its builds: applying again would rebuild what depends on the hooks
@@ -96,15 +97,16 @@ if ran am; then
 fi
 
 # the sources the steps used: the same at the end as at the start
-[ "$(lwnfs_sources_hash "$series")" = "$sources" ] ||
+[ "$(lwnfs_sources_hash "$series" || true)" = "$sources" ] ||
 	unrecorded "patches/$series or module/$series changed while $name was verified; run it again"
 row=$(printf '%s\t' "$name" "$kv" "$series" "$(provenance "$name")" "$(base_pin "$name")" "$sources")
 for c in am y m w1 kselftest module; do
 	row+="${res[$c]:--}"$'\t'
 done
 row+=$(date -u +%Y-%m-%d)
-record_verified "$name" "$row"
-"$S/gen-docs.sh" verified >/dev/null
+record_verified "$name" "$row" || unrecorded "docs/verified.txt could not be written"
+"$S/gen-docs.sh" verified >/dev/null ||
+	echo "$name: its row is recorded, but README.md's table was not rewritten: run scripts/gen-docs.sh verified" >&2
 summary=$(for c in am y m w1 kselftest module; do printf '%s %s, ' "$c" "${res[$c]:--}"; done)
 if [ "$failed" -eq 0 ]; then
 	info "$name: verified with the $series series: ${summary%, } (docs/verified.txt)"

@@ -8,6 +8,8 @@
 # (default: series).
 set -eu
 kdir=$1 dir=$2 what=${3:-series}
+# the Buildroot package whose copy of the checkout DIR is in
+case "$what" in module) pkg=lwnfs-module ;; *) pkg=lwnfs ;; esac
 # field NAME: a number of the kernel's Makefile, without leading zeros
 field() {
 	f=$(sed -n "s/^$1 *= *//p" "$kdir/Makefile" | head -n 1)
@@ -23,7 +25,7 @@ if [ -z "$v" ] || [ -z "$p" ]; then
 	exit 1
 fi
 [ -f "$dir/ranges" ] || {
-	echo "lwnfs: $dir has no ranges file: it is a copy of an lwnfs checkout older than the ranges; in Buildroot, run: make lwnfs-dirclean (and, if the checkout has no patches/ranges either, make patches there)" >&2
+	echo "lwnfs: $dir/ranges is missing: $dir is a copy of an lwnfs checkout older than the ranges; in Buildroot, run: make $pkg-dirclean (and, if the checkout has no ${dir##*/}/ranges either, make patches there)" >&2
 	exit 1
 }
 # versions X.Y are ordered as the numbers X * 1000 + Y
@@ -42,7 +44,7 @@ if [ -z "$series" ]; then
 	exit 1
 fi
 [ -d "$dir/$series" ] || {
-	echo "lwnfs: $dir/ranges names $series for Linux $v.$p, but $dir/$series is missing: in the lwnfs checkout, run: make patches; then in Buildroot: make lwnfs-dirclean" >&2
+	echo "lwnfs: $dir/ranges names $series for Linux $v.$p, but $dir/$series is missing: in the lwnfs checkout, run: make patches; then in Buildroot: make $pkg-dirclean" >&2
 	exit 1
 }
 echo "$dir/$series"

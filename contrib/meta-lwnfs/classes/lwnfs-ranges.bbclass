@@ -2,8 +2,8 @@
 # make patches writes (patches/ranges, module/ranges) gives each series
 # the kernel versions X.Y it serves, first and last. A version is read from
 # the start of LINUX_VERSION or KERNEL_VERSION: X.Y followed by ".", "+",
-# "-" or nothing. Nothing here raises: a missing or damaged ranges file
-# gives no series, and lwnfs_served() says what is wrong.
+# "-" or nothing. Nothing here raises: a missing, unreadable or damaged
+# ranges file gives no series, and lwnfs_served() says what is wrong.
 
 # lwnfs_ranges(path): the rows of the ranges file at path, as
 # (series, first, last) with the versions as (X, Y), and the lines that
@@ -13,19 +13,23 @@ def lwnfs_ranges(path):
     rows, bad = [], []
     if not path or not os.path.isfile(path):
         return rows, bad
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            if not w or w[0].startswith('#'):
-                continue
-            try:
-                first, last = (tuple(int(n) for n in v.split('.')) for v in w[1:3])
-                if len(w) != 3 or len(first) != 2 or len(last) != 2:
-                    raise ValueError
-            except ValueError:
-                bad.append(line.strip())
-                continue
-            rows.append((w[0], first, last))
+    try:
+        with open(path) as f:
+            lines = f.readlines()
+    except (OSError, UnicodeDecodeError) as e:
+        return [], [str(e)]
+    for line in lines:
+        w = line.split()
+        if not w or w[0].startswith('#'):
+            continue
+        try:
+            first, last = (tuple(int(n) for n in v.split('.')) for v in w[1:3])
+            if len(w) != 3 or len(first) != 2 or len(last) != 2:
+                raise ValueError
+        except ValueError:
+            bad.append(line.strip())
+            continue
+        rows.append((w[0], first, last))
     return rows, bad
 
 # lwnfs_series(path, version): the series ("vX.Y") that serves a kernel of
@@ -36,7 +40,10 @@ def lwnfs_series(path, version):
     if not m:
         return ''
     v = (int(m.group(1)), int(m.group(2)))
-    for series, first, last in lwnfs_ranges(path)[0]:
+    rows, bad = lwnfs_ranges(path)
+    if bad:
+        return ''
+    for series, first, last in rows:
         if first <= v <= last:
             return series
     return ''
