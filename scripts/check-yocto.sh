@@ -2,8 +2,8 @@
 # Check that a base's series drops into a kernel-yocto build through
 # contrib/meta-lwnfs, as the layer's recipes and the kernel tools read it:
 #  - the bbappends add lwnfs only when DISTRO_FEATURES has "lwnfs";
-#  - the series lwnfs-kernel.inc takes for the base's own LINUX_VERSION,
-#    by patches/ranges, is this base;
+#  - lwnfs-kernel.inc adds the feature of the series it takes (which
+#    series that is, for each version, scripts/check-ranges.sh checks);
 #  - the base's feature (features/lwnfs/lwnfs-BASE.scc) names the base's
 #    whole series in order, each patch where the kernel tools find it (in
 #    lwnfs-patches, the layer's link to patches/), and the config features
@@ -39,28 +39,13 @@ while IFS= read -r app; do
 	[ "$(grep -cv '^#' "$app")" -eq 1 ] || die "${app#"$LWNFS_TOP"/} must hold only the gated require"
 done < <(find "$layer" -name '*.bbappend')
 
-# the base's own kernel version
-tree=$(tree_dir "$base")
-kv=$(git -C "$tree" show "$BASE_TAG:Makefile" | awk -F' = ' '
-	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
-	END { print v "." p "." s }')
-# the series the layer's own function (classes/lwnfs-ranges.bbclass) gives
-# for that LINUX_VERSION (also as linux-yocto's "+git" versions read), by
-# patches/ranges; python3 runs the class's functions as BitBake would
-class=$layer/classes/lwnfs-ranges.bbclass
-grep -q '^def lwnfs_series(path, version):' "$class" || die "${class#"$LWNFS_TOP"/} defines no lwnfs_series(path, version)"
-for lv in "$kv" "$kv+git"; do
-	got=$(python3 -c '
-import sys
-exec(open(sys.argv[1]).read())
-print(lwnfs_series(sys.argv[2], sys.argv[3]))' "$class" "$LWNFS_TOP/patches/ranges" "$lv") ||
-		die "lwnfs_series() of ${class#"$LWNFS_TOP"/} fails on $lv"
-	[ "$got" = "$base" ] || die "LINUX_VERSION $lv gives the series '$got' in lwnfs-ranges.bbclass, not $base"
-done
-# shellcheck disable=SC2016 # BitBake expressions, matched literally
-{ grep -qF 'features/lwnfs/lwnfs-${LWNFS_SERIES}.scc' "$linux/lwnfs-kernel.inc" &&
-	grep -qF "LWNFS_SERIES = \"\${@lwnfs_series(d.getVar('LWNFS_RANGES'), d.getVar('LINUX_VERSION'))}\"" "$linux/lwnfs-kernel.inc"; } ||
-	die "lwnfs-kernel.inc does not add features/lwnfs/lwnfs-\${LWNFS_SERIES}.scc, with LWNFS_SERIES from lwnfs_series()"
+# the base's own kernel version (which series each version's
+# LINUX_VERSION takes, through the include's own expressions, is
+# scripts/check-ranges.sh's to check, for every version)
+kv=$(git -C "$(tree_dir "$base")" show "$BASE_TAG:Makefile" | makefile_version)
+# shellcheck disable=SC2016 # a BitBake expression, matched literally
+grep -qF 'features/lwnfs/lwnfs-${LWNFS_SERIES}.scc' "$linux/lwnfs-kernel.inc" ||
+	die "lwnfs-kernel.inc does not add features/lwnfs/lwnfs-\${LWNFS_SERIES}.scc"
 
 # the module recipe's licence checksum is COPYING's
 recipe=$layer/recipes-kernel/lwnfs-module/lwnfs-module.bb
@@ -106,4 +91,4 @@ for p in "${scc_patches[@]}"; do
 	how=$(s2q_apply "$work/tree" "$series/$p") || die "$base: $p does not apply in any way kgit-s2q tries"
 	[ -z "$how" ] || die "$base: git am of $p fails; it applies only with $how, a fallback of kgit-s2q"
 done
-info "$base: meta-lwnfs's feature lwnfs-$base.scc names the series in order, LINUX_VERSION $kv picks it, and git am applies all ${#scc_patches[@]} patches as kgit-s2q first tries"
+info "$base: meta-lwnfs's feature lwnfs-$base.scc names the series in order, and on Linux $kv git am applies all ${#scc_patches[@]} patches as kgit-s2q first tries"

@@ -81,8 +81,7 @@ if [ "$(base_source "$base")" = git ]; then
 	rm -rf "$tree.tmp"
 	mkdir -p "$tree.tmp/src"
 	git -C "$clone" archive --format=tar "$pin" -- . "$SNAPSHOT_EXCLUDE" | tar -x -C "$tree.tmp/src"
-	have=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
-		END { print v "." p "." s }' "$tree.tmp/src/Makefile")
+	have=$(makefile_version <"$tree.tmp/src/Makefile")
 	[ "$have" = "$version" ] ||
 		die "$repo at $pin is Linux $have, but $(row_file "$base") says $version for $base"
 	commit_tree "$tree.tmp/src" "Linux $version (git $repo)" \

@@ -129,6 +129,13 @@ series_of() {
 	fi
 }
 
+# makefile_version: the VERSION.PATCHLEVEL.SUBLEVEL of the kernel Makefile
+# on standard input.
+makefile_version() {
+	awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
+		END { print v "." p "." s }'
+}
+
 # row_file NAME: where NAME's row is, for messages.
 row_file() {
 	if is_tree "$1"; then echo configs/trees.conf; else echo bases.conf; fi

@@ -2,11 +2,12 @@
 # Try lwnfs on a kernel tree of your own (a vendor or custom kernel; a git
 # tree or an unpacked tarball) without changing it. Pick the series whose
 # range (bases.conf) holds the tree's version or, for a version outside the
-# ranges, the nearest older and newer series. Apply each to scratch copies of the files it touches, the
-# ways users apply patches, and say how each applied. Then patch a linked
-# copy of the tree, build fs/lwnfs against the tree's configuration (CONFIG,
-# else the tree's .config, else the architecture's defconfig) with
-# CONFIG_LWNFS=y and W=1, and print a verdict line.
+# ranges, the nearest older and newer series. Apply each to scratch copies
+# of the files it touches, the ways users apply patches, and say how each
+# applied. Then patch a linked copy of the tree, build fs/lwnfs against the
+# tree's configuration (CONFIG, else the tree's .config, else the
+# architecture's defconfig) with CONFIG_LWNFS=y and W=1, and print a
+# verdict line.
 #
 # usage: scripts/try.sh [--apply-only] TREE [CONFIG]
 #   --apply-only   stop after the applying: no copy of the tree, no build
@@ -45,7 +46,7 @@ if [ "$own" != - ]; then
 	if version_served "$v.$p"; then
 		range_note=" (Linux $v.$p: served, docs/verified.txt)"
 	else
-		range_note=" (Linux $v.$p: not verified; docs/verified.txt has no current row of it that passed)"
+		range_note=" (Linux $v.$p: not verified; docs/verified.txt has no current row of it that passed, or one that failed)"
 	fi
 	info "Linux $version at $tree: Linux $v.$p is in the range of the $own series"
 else

@@ -68,9 +68,8 @@ ran() {
 }
 # the tree's own version, from its Makefile (a Debian base's pin is the
 # package's version)
-kv=$(git -C "$(tree_dir "$name")" show "$BASE_TAG:Makefile" | awk -F' *= *' '
-	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
-	END { print v "." p "." s }') || unrecorded "$name: its tree's Makefile cannot be read"
+kv=$(git -C "$(tree_dir "$name")" show "$BASE_TAG:Makefile" | makefile_version) ||
+	unrecorded "$name: its tree's Makefile cannot be read"
 info "$name: Linux $kv, with the $series series"
 # a tree that holds the current series, applied by apply.sh's git am,
 # keeps its builds: applying again would rebuild what depends on the hooks
