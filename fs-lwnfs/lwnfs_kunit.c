@@ -18,6 +18,7 @@
 #include <linux/magic.h>
 #include <linux/module.h>
 #include <linux/mount.h>
+#include <linux/namei.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -556,6 +557,72 @@ static void lwnfs_test_owner(struct kunit *test)
 			(unsigned int)file_inode(f)->i_mode);
 }
 
+/*
+ * Remove what @path names through lwnfs's ->unlink, with the locks
+ * unlink(2) holds around it, and drop the references @path holds, so that
+ * the inode is evicted before this returns. vfs_unlink() is not used: its
+ * arguments change between kernel versions.
+ */
+static int lwnfs_test_unlink(struct path *path)
+{
+	struct dentry *dentry = path->dentry;
+	struct inode *dir = d_inode(dentry->d_parent);
+	struct inode *inode = d_inode(dentry);
+	int ret;
+
+	/* as unlink(2): the inode is evicted after the directory's lock */
+	ihold(inode);
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	inode_lock(inode);
+	ret = dir->i_op->unlink(dir, dentry);
+	inode_unlock(inode);
+	if (!ret)
+		d_delete(dentry);
+	inode_unlock(dir);
+	path_put(path);
+	iput(inode);
+	return ret;
+}
+
+/* How many of the instance's layout slots hold @inode. */
+static unsigned int lwnfs_test_in_layout(struct lwnfs_fs_info *fsi,
+					 const struct inode *inode)
+{
+	unsigned int i, n = 0;
+
+	spin_lock(&fsi->opts_lock);
+	for (i = 0; i < fsi->nr_layout; i++)
+		n += fsi->layout[i] == inode;
+	spin_unlock(&fsi->opts_lock);
+	return n;
+}
+
+/*
+ * A layout entry that was removed leaves its slot when its inode is
+ * evicted, so that a later remount's uid= and gid= never reach the freed
+ * inode, and it gives its entry back.
+ */
+static void lwnfs_test_removed_layout_entry(struct kunit *test)
+{
+	struct vfsmount *mnt = lwnfs_test_mount(test, NULL);
+	struct lwnfs_fs_info *fsi = lwnfs_sb(mnt->mnt_sb);
+	struct path root = { .mnt = mnt, .dentry = mnt->mnt_root };
+	struct kstatfs before, after;
+	const struct inode *gone;
+	struct path path;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			vfs_path_lookup(mnt->mnt_root, mnt, "counter", 0, &path));
+	/* the inode is only compared once it is gone, never dereferenced */
+	gone = d_inode(path.dentry);
+	KUNIT_EXPECT_EQ(test, 1U, lwnfs_test_in_layout(fsi, gone));
+	KUNIT_EXPECT_EQ(test, 0, vfs_statfs(&root, &before));
+	KUNIT_ASSERT_EQ(test, 0, lwnfs_test_unlink(&path));
+	KUNIT_EXPECT_EQ(test, 0U, lwnfs_test_in_layout(fsi, gone));
+	KUNIT_ASSERT_EQ(test, 0, vfs_statfs(&root, &after));
+	KUNIT_EXPECT_EQ(test, before.f_ffree + 1, after.f_ffree);
+}
+
 #define LWNFS_TEST_THREADS	8
 #define LWNFS_TEST_READS	2000
 
@@ -702,6 +769,7 @@ static struct kunit_case lwnfs_test_cases[] = {
 	KUNIT_CASE(lwnfs_test_bad_options),
 	KUNIT_CASE_PARAM(lwnfs_test_option, lwnfs_option_gen_params),
 	KUNIT_CASE(lwnfs_test_owner),
+	KUNIT_CASE(lwnfs_test_removed_layout_entry),
 	KUNIT_CASE(lwnfs_test_kthreads),
 	KUNIT_CASE(lwnfs_test_truncate),
 	{}
