@@ -19,7 +19,7 @@
 
 #include "lwnfs.h"
 
-/* v5.10 has no <kunit/visibility.h>: the macro lwnfs uses, as it defines it. */
+/* No <kunit/visibility.h> here: the macro lwnfs uses, as it defines it. */
 #if IS_ENABLED(CONFIG_KUNIT)
 #define EXPORT_SYMBOL_IF_KUNIT(symbol) EXPORT_SYMBOL_NS(symbol, EXPORTED_FOR_KUNIT_TESTING)
 #else
