@@ -558,14 +558,13 @@ static void lwnfs_test_owner(struct kunit *test)
 }
 
 /*
- * Remove what @path names through lwnfs's ->unlink, with the locks
- * unlink(2) holds around it, and drop the references @path holds, so that
- * the inode is evicted before this returns. vfs_unlink() is not used: its
- * arguments change between kernel versions.
+ * Remove @dentry, a name in the root, through lwnfs's ->unlink, with the
+ * locks unlink(2) holds around it, and drop the caller's reference to it,
+ * so that the inode is evicted before this returns. vfs_unlink() is not
+ * used: its arguments change between kernel versions.
  */
-static int lwnfs_test_unlink(struct path *path)
+static int lwnfs_test_unlink(struct dentry *dentry)
 {
-	struct dentry *dentry = path->dentry;
 	struct inode *dir = d_inode(dentry->d_parent);
 	struct inode *inode = d_inode(dentry);
 	int ret;
@@ -579,7 +578,7 @@ static int lwnfs_test_unlink(struct path *path)
 	if (!ret)
 		d_delete(dentry);
 	inode_unlock(dir);
-	path_put(path);
+	dput(dentry);
 	iput(inode);
 	return ret;
 }
@@ -609,16 +608,21 @@ static void lwnfs_test_removed_layout_entry(struct kunit *test)
 	struct path root = { .mnt = mnt, .dentry = mnt->mnt_root };
 	struct kstatfs before, after;
 	const struct inode *gone;
-	struct path path;
+	struct dentry *dentry;
 
-	KUNIT_ASSERT_EQ(test, 0,
-			vfs_path_lookup(mnt->mnt_root, mnt, "counter", 0, &path));
-	/* the inode is only compared once it is gone, never dereferenced */
-	gone = d_inode(path.dentry);
+	KUNIT_ASSERT_EQ(test, 0, vfs_statfs(&root, &before));
+	dentry = lookup_noperm_unlocked(&QSTR("counter"), mnt->mnt_root);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dentry));
+	gone = d_inode(dentry);
+	if (!gone)
+		dput(dentry);
+	KUNIT_ASSERT_NOT_NULL(test, gone);
 	KUNIT_EXPECT_EQ(test, 1U, lwnfs_test_in_layout(fsi, gone));
-	KUNIT_EXPECT_EQ(test, 0, vfs_statfs(&root, &before));
-	KUNIT_ASSERT_EQ(test, 0, lwnfs_test_unlink(&path));
+	KUNIT_ASSERT_EQ(test, 0, lwnfs_test_unlink(dentry));
+	/* gone is only compared from here on, never dereferenced */
 	KUNIT_EXPECT_EQ(test, 0U, lwnfs_test_in_layout(fsi, gone));
+	KUNIT_EXPECT_EQ(test, 1U,
+			lwnfs_test_in_layout(fsi, d_inode(mnt->mnt_root)));
 	KUNIT_ASSERT_EQ(test, 0, vfs_statfs(&root, &after));
 	KUNIT_EXPECT_EQ(test, before.f_ffree + 1, after.f_ffree);
 }
