@@ -177,8 +177,7 @@ mkdir -p "$wide/patches" "$wide/module" "$wide/pkg"
 conf_rows "$BASES_CONF" | awk -v OFS='\t' '
 	$1 == "v7.3" { $7 = "7.0"; $8 = "7.5" } $1 == "v6.18" { $7 = "6.15"; $8 = "6.19" }
 	$1 == "v6.12" { $7 = "6.9"; $8 = "6.14" } $1 == "v6.6" { $7 = "6.3"; $8 = "6.8" }
-	$1 == "v6.1" { $7 = "5.16"; $8 = "6.2" } $1 == "v5.15" { $7 = "5.15"; $8 = "5.15" }
-	$1 == "v5.10" { $7 = "4.20"; $8 = "5.12" }
+	$1 == "v6.1" { $7 = "5.16"; $8 = "6.2" } $1 == "v5.10" { $7 = "4.20"; $8 = "5.12" }
 	{ print }' >"$wide/bases.conf"
 "$R" --bases "$wide/bases.conf" write "$wide/patches/ranges" "$wide/module/ranges" "$wide/pkg/ranges"
 for b in $(all_bases); do mkdir -p "$wide/patches/$b" "$wide/module/$b" "$wide/pkg/$b"; done
