@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The README's generated tables, each between its "NAME: begin" and
-# "NAME: end" markers:
+# The docs' generated tables, each between its "NAME: begin" and
+# "NAME: end" markers (lines and tiers in README.md, verified in
+# docs/versions.md):
 #   lines  the supported lines: what each is pinned to, which
 #          architectures boot or build it in which tier, which Debian
 #          kernels make distro boots (bases.conf, configs/distro.conf, and
 #          the tiers' plans: configs/stages.conf through check.sh --plan,
-#          as if every git base's clone were here)
+#          as if every git base's clone were here), and the versions of
+#          each line's trees that count as served (docs/verified.txt)
 #   tiers  what each tier runs, with every line's tree: its stages, the
 #          kernels it builds (build.sh, and check-cross.sh's =y and =m, and
 #          kunit-uml.sh), the guests it boots (guest.sh, and the Debian
@@ -17,7 +19,7 @@
 #          row that passed, or a current row that failed
 #
 # usage: scripts/gen-docs.sh [--check] [TABLE...]   (--check: fail if the
-#        README's tables are not what this makes; default: every table)
+#        tables are not what this makes; default: every table)
 set -euo pipefail
 shopt -s inherit_errexit
 # (it reads the tables only; check.sh --plan too)
@@ -29,7 +31,13 @@ check=0
 [ "${1:-}" != --check ] || { check=1 && shift; }
 tables=("$@")
 [ $# -gt 0 ] || tables=(lines tiers verified)
-readme=$LWNFS_TOP/README.md
+# doc TABLE: the file that holds it
+doc() {
+	case $1 in
+	verified) echo "$LWNFS_TOP/docs/versions.md" ;;
+	*) echo "$LWNFS_TOP/README.md" ;;
+	esac
+}
 
 # each tier's plan, made once and side by side (check.sh --plan takes
 # seconds), for the tables that need them
@@ -132,12 +140,21 @@ list_or() {
 	echo "${joined//,/, }"
 }
 
+# verified_on BASE ROWS: the versions of the trees that count for BASE's
+# series (a current row that passed; ROWS: verified_rows's output), or
+# "not yet"
+verified_on() {
+	local out=()
+	mapfile -t out < <(awk -F'\t' -v s="$1" '$3 == s && $14 == "current" && $7 $8 $9 $10 $11 $12 == "passpasspasspasspasspass" { print $2 }' <<<"$2")
+	list_or "not yet" "${out[@]}"
+}
 lines_table() {
-	echo "| line | serves Linux | pinned tree | x86_64 guests | arm64 guests | other builds | Debian kernels (\`make distro\`) |"
-	echo "|---|---|---|---|---|---|---|"
-	local b
+	local b rows
+	rows=$(verified_rows) || die "docs/verified.txt's rows cannot be judged (above)"
+	echo "| line | serves Linux | verified on | pinned tree | x86_64 guests | arm64 guests | other builds | Debian kernels (\`make distro\`) |"
+	echo "|---|---|---|---|---|---|---|---|"
 	for b in $(all_bases); do
-		echo "| $b | $(serves "$b") | $(tree "$b") | $(boots x86_64 "$b") | $(boots arm64 "$b") | $(built "$b" | sed 's/^$/-/') | $(debian "$b") |"
+		echo "| $b | $(serves "$b") | $(verified_on "$b" "$rows") | $(tree "$b") | $(boots x86_64 "$b") | $(boots arm64 "$b") | $(built "$b" | sed 's/^$/-/') | $(debian "$b") |"
 	done
 }
 
@@ -216,30 +233,31 @@ verified_table() {
 
 status=0
 for name in "${tables[@]}"; do
+	file=$(doc "$name")
+	rel=${file#"$LWNFS_TOP"/}
 	begin="<!-- $name: begin (scripts/gen-docs.sh writes this table) -->"
 	end="<!-- $name: end -->"
-	if [ "$(grep -cxF "$begin" "$readme")" != 1 ] || [ "$(grep -cxF "$end" "$readme")" != 1 ]; then
-		die "README.md needs one line '$begin' and one '$end' after it"
+	if [ "$(grep -cxF "$begin" "$file")" != 1 ] || [ "$(grep -cxF "$end" "$file")" != 1 ]; then
+		die "$rel needs one line '$begin' and one '$end' after it"
 	fi
 	case $name in
 	lines) new=$(echo "$begin" && lines_table && echo "$end") ;;
 	tiers) new=$(echo "$begin" && tiers_table && echo "$end") ;;
 	verified) new=$(echo "$begin" && verified_table && echo "$end") ;;
 	esac
-	current=$(awk -v b="$begin" -v e="$end" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "$readme")
+	current=$(awk -v b="$begin" -v e="$end" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "$file")
 	[ "$current" != "$new" ] || continue
 	if [ $check = 1 ]; then
 		diff <(echo "$current") <(echo "$new") >&2 || true
-		echo "error: README.md's $name table is not what scripts/gen-docs.sh makes; run: scripts/gen-docs.sh" >&2
+		echo "error: $rel's $name table is not what scripts/gen-docs.sh makes; run: scripts/gen-docs.sh" >&2
 		status=1
 		continue
 	fi
-	newreadme=$tmp/README.md
 	awk -v b="$begin" -v e="$end" -v f=<(echo "$new") '
 		$0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
 		$0 == e { skip = 0; next }
-		!skip' "$readme" >"$newreadme"
-	cat "$newreadme" >"$readme"
-	info "README.md: the $name table rewritten"
+		!skip' "$file" >"$tmp/new.md"
+	cat "$tmp/new.md" >"$file"
+	info "$rel: the $name table rewritten"
 done
 exit $status

@@ -25,7 +25,7 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = ["README.md", "CHANGELOG.md", "bench/README.md",
-        "docs/testing.md", "docs/hacking.md", "docs/design.md", "docs/maintaining.md",
+        "docs/testing.md", "docs/hacking.md", "docs/design.md", "docs/maintaining.md", "docs/versions.md",
         "contrib/buildroot/README.md", "contrib/meta-lwnfs/README.md"]
 # targets of the kernel's and Buildroot's Makefiles that the docs name
 FOREIGN_TARGETS = {"olddefconfig", "menuconfig", "defconfig", "coccicheck", "htmldocs",

@@ -104,8 +104,8 @@ for c in am y m w1 kselftest module; do
 done
 row+=$(date -u +%Y-%m-%d)
 record_verified "$name" "$row" || unrecorded "docs/verified.txt could not be written"
-"$S/gen-docs.sh" verified >/dev/null ||
-	echo "$name: its row is recorded, but README.md's table was not rewritten: run scripts/gen-docs.sh verified" >&2
+"$S/gen-docs.sh" verified lines >/dev/null ||
+	echo "$name: its row is recorded, but the tables that show it were not rewritten: run scripts/gen-docs.sh verified lines" >&2
 summary=$(for c in am y m w1 kselftest module; do printf '%s %s, ' "$c" "${res[$c]:--}"; done)
 if [ "$failed" -eq 0 ]; then
 	info "$name: verified with the $series series: ${summary%, } (docs/verified.txt)"
