@@ -535,7 +535,7 @@ static void lwnfs_test_option(struct kunit *test)
 	put_fs_context(fc);
 }
 
-/* The options own every inode, and show in the mount's options. */
+/* uid= and gid= own the root and the layout's entries; mode= is the root's. */
 static void lwnfs_test_owner(struct kunit *test)
 {
 	static const char * const opts[] = {

@@ -433,7 +433,10 @@ static void expect_owner(struct __test_metadata *_metadata, const char *file,
 	EXPECT_EQ(gid, st.st_gid) TH_LOG("%s has gid %u", file, st.st_gid);
 }
 
-/* uid=, gid= own every inode; mode= is the root directory's mode. */
+/*
+ * uid=, gid= own the root and the layout's entries; mode= is the root
+ * directory's mode.
+ */
 TEST_F(lwnfs, owner_options)
 {
 	char *dir = lwnfs_mount("uid=1000,gid=1001,mode=0750");
@@ -1627,12 +1630,12 @@ static long option_value(const char *opts, const char *key)
 
 /*
  * Two processes remount one instance at once, one raising uid= step by
- * step, the other gid=. Neither may undo the other's change: read from
- * /proc/mounts meanwhile, and by each process right after each of its own
- * remounts, neither value ever goes back, and both end at their last
- * value, on the files too. A remount that applied an option it does not
- * name (the default gid=0 with uid=) fails the process's own check at its
- * first remount after the other's.
+ * step, the other gid=. Neither may undo the other's change. The
+ * superblock's s_umount serialises the remounts, so what this catches is
+ * a remount that applies an option it does not name (the default gid=0
+ * with uid=): the final values, on /proc/mounts and on the files, show it
+ * for certain; /proc/mounts read meanwhile, and by each process after its
+ * own remount, shows it whenever the other remounted in between.
  */
 TEST_F(lwnfs, concurrent_remounts)
 {
@@ -2149,10 +2152,13 @@ static int race_creator(const char *dir, struct create_race *race)
 
 /*
  * A remount's uid= reaches the layout's entries and none that a user made,
- * also while root goes on creating files: whether a create returned before
- * a remount, ran during it or came after it, the file keeps its creator's
- * owner and mode, and the layout's counter ends with the last remount's
- * owner. The test waits for the creator's progress, never for a time.
+ * also while root goes on creating files: the rule is remount_as_mount8's,
+ * and here each remount takes the root's inode lock, which every create
+ * holds as the parent, and the instance's lock, which every create takes
+ * to count its entry. Whether a create returned before a remount, ran
+ * during it or came after it, the file keeps its creator's owner and
+ * mode, and the layout's counter ends with the last remount's owner. The
+ * test waits for the creator's progress, never for a time.
  */
 TEST_F_TIMEOUT(lwnfs, remount_spares_creates, LOAD_TIMEOUT)
 {
@@ -2634,9 +2640,12 @@ static int rename_mine_to_counter(const char *dir)
 /*
  * A remount knows the layout's entries by identity, not by name: the
  * layout's counter renamed to "x" still gets the remount's owner, and a
- * user's file renamed to "counter" keeps its own. The layout's subcounter
- * and subdir, removed and so evicted, are no longer reached: a remount
- * that did reach them would touch freed inodes (KASAN reports it).
+ * user's file renamed to "counter" keeps its own, as does a directory made
+ * where the layout's subdir was removed. A removed entry must leave the
+ * layout's record when its inode goes: a remount would otherwise reach
+ * freed memory, which KASAN reports once the inode is freed, or an inode
+ * made later at the same address, which the last check here catches if
+ * the address was reused. The KUnit suite checks the record itself.
  */
 TEST_F(lwnfs, remount_layout_identity)
 {
@@ -2669,7 +2678,9 @@ static int write_7(const char *file)
 /*
  * A write that sets the counter is a modification like any other: by a
  * writer without CAP_FSETID it clears S_ISUID, and S_ISGID of a
- * group-executable file; root's write keeps both.
+ * group-executable file, or of a file whose group the writer is not in;
+ * a writer in the group keeps S_ISGID of a file that is not
+ * group-executable, and root's write keeps both.
  */
 TEST_F(lwnfs, write_clears_setuid)
 {
@@ -2677,9 +2688,18 @@ TEST_F(lwnfs, write_clears_setuid)
 	EXPECT_EQ(0, as_user(1000, 1000, write_7, self->counter));
 	expect_owner(_metadata, self->counter, S_IFREG | 0777, 0, 0);
 	EXPECT_EQ(7, value(self->counter));
+	ASSERT_EQ(0, chown(self->counter, 0, 1001));
+	ASSERT_EQ(0, chmod(self->counter, 02777));
+	EXPECT_EQ(0, as_user(1000, 1001, write_7, self->counter));
+	expect_owner(_metadata, self->counter, S_IFREG | 0777, 0, 1001);
+	ASSERT_EQ(0, chmod(self->counter, 02666));
+	EXPECT_EQ(0, as_user(1000, 1001, write_7, self->counter));
+	expect_owner(_metadata, self->counter, S_IFREG | 02666, 0, 1001);
+	EXPECT_EQ(0, as_user(1000, 1000, write_7, self->counter));
+	expect_owner(_metadata, self->counter, S_IFREG | 0666, 0, 1001);
 	ASSERT_EQ(0, chmod(self->counter, 06777));
 	EXPECT_EQ(2, put(self->counter, "9\n", 2));
-	expect_owner(_metadata, self->counter, S_IFREG | 06777, 0, 0);
+	expect_owner(_metadata, self->counter, S_IFREG | 06777, 0, 1001);
 	EXPECT_EQ(9, value(self->counter));
 }
 

@@ -19,7 +19,7 @@
 
 #include "lwnfs.h"
 
-/* No <kunit/visibility.h> here: the macro lwnfs uses, as it defines it. */
+/* No <kunit/visibility.h> here, so lwnfs defines the one macro it uses. */
 #if IS_ENABLED(CONFIG_KUNIT)
 #define EXPORT_SYMBOL_IF_KUNIT(symbol) EXPORT_SYMBOL_NS(symbol, EXPORTED_FOR_KUNIT_TESTING)
 #else

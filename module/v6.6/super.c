@@ -227,9 +227,9 @@ static void lwnfs_own(struct inode *inode)
  * @mode: its type and permissions
  *
  * It is made as simple_fill_super() makes its files, with d_alloc_name():
- * a lookup would check the mounter's search permission on a root that
- * uid= and mode= may close to it. Nothing else sees the instance yet, so
- * no lock is taken.
+ * a lookup would check the mounter's permission to search a root that the
+ * mounter need not own. Nothing else sees the instance yet, so no lock is
+ * taken.
  *
  * Return: the new dentry, which stays pinned as long as it has a name (the
  * caller gets no reference of its own), or an ERR_PTR().
