@@ -92,8 +92,8 @@ help:
 	@echo "                   KCSAN on the newest base  [root net GB]"
 	@echo "  make bench       lwnfs's read path, scaling and footprint on every base (or BASE=...),"
 	@echo "                   BENCH_RUNS runs each (default 5): tables, bench/results.md and plots  [root net GB]"
-	@echo "  make bench-features  what each feature of the series costs in text, on BASE's bench"
-	@echo "                   build: bench/features.md  [net GB]"
+	@echo "  make bench-features  what each feature costs in text: the newest line built without"
+	@echo "                   each (bench/without/), the table in bench/README.md  [net GB]"
 	@echo
 	@echo "Cache: $${LWNFS_CACHE:-$$HOME/.cache/lwnfs} (set LWNFS_CACHE to move it)"
 

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# make bench-features: what each feature of the series costs in text, on
-# BASE's bench build (tinyconfig, -Os; scripts/build.sh VARIANT=bench).
-# lwnfs's objects are built from the sources after each patch of the series
-# (gen-patches.sh --states), and from the final sources with the mount
-# errors' messages left out, each as the objects of an out-of-tree module
-# against that build (M=; no modpost, since the build exports what the
-# KUnit patch exports too), and size(1)'s text column of super.o and
-# counter.o is taken for each. A feature's cost is the difference from the build before it.
-# The table goes to bench/features.md.
+# make bench-features: what each feature of lwnfs costs in text, on the
+# newest base's bench build (tinyconfig, -Os; scripts/build.sh
+# VARIANT=bench). lwnfs's objects are built from its final sources, and
+# again from those sources without one feature at a time: each of
+# bench/without/*.diff takes one out (the first line of each says which),
+# and the mount errors' messages are taken out by turning each
+# "return invalfc(...);" into "return -EINVAL;". Each build is the objects
+# of an out-of-tree module against that build (M=; no modpost), with W=1,
+# and its size(1) text column of super.o and counter.o is taken. A diff's
+# build also has -Werror, so that one that leaves a function or a variable
+# unused fails (the messages' variant leaves one local unused, which costs
+# no text). A feature's cost
+# is the final sources' text less the text without it. The table goes to
+# bench/README.md, between its "features" markers.
 #
-# usage: scripts/bench-features.sh BASE
+# usage: scripts/bench-features.sh BASE   (the newest base)
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=scripts/lib.sh
@@ -17,7 +22,10 @@ shopt -s inherit_errexit
 
 base=${1:?usage: $0 BASE}
 check_base "$base"
+[ "$base" = "$(newest_base)" ] ||
+	die "bench/without/*.diff take features out of the newest base's sources: run it on $(newest_base)"
 need_cmd size binutils
+need_cmd patch patch
 need_cmd perl perl
 [ "${LWNFS_ARCH:-x86_64}" = x86_64 ] || die "make bench-features runs on x86_64 builds only"
 (need_applied "$base") 2>/dev/null || "$LWNFS_TOP/scripts/apply.sh" "$base"
@@ -29,63 +37,83 @@ export CCACHE_DIR=${CCACHE_DIR:-$LWNFS_CACHE/ccache}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if [ "$base" = "$(newest_base)" ]; then
-	"$LWNFS_TOP/scripts/gen-patches.sh" --states "$work/states" >/dev/null
-else
-	"$LWNFS_TOP/scripts/gen-patches.sh" --states "$work/states" "$base" >/dev/null
-fi
-mapfile -t patches < <(conf_rows "$LWNFS_TOP/split/patches.conf" | awk '{ print $1 }')
-n=${#patches[@]}
+"$LWNFS_TOP/scripts/gen-patches.sh" --final "$base" "$work/final" >/dev/null
+final=$work/final/fs/lwnfs
 
-# text DIR: size(1)'s text column of super.o and counter.o built from the
-# lwnfs sources in DIR as a module against the bench build
+# text DIR [FLAGS]: size(1)'s text column of super.o and counter.o built
+# from the lwnfs sources in DIR as a module against the bench build, with
+# KCFLAGS=FLAGS
 text() {
-	local src=$1 mod=$bd/bench-features
+	local src=$1 flags=${2:-} mod=$bd/bench-features
 	rm -rf "$mod"
 	mkdir -p "$mod"
 	cp "$src"/*.c "$src"/*.h "$mod/"
 	rm -f "$mod/lwnfs_kunit.c"
 	printf 'obj-m := lwnfs.o\nlwnfs-y := super.o counter.o\n' >"$mod/Kbuild"
-	make -s -C "$tree" O="$bd" -j"$JOBS" CC="ccache gcc" M="$mod" super.o counter.o >&2 ||
+	make -s -C "$tree" O="$bd" -j"$JOBS" CC="ccache gcc" M="$mod" W=1 KCFLAGS="$flags" super.o counter.o >&2 ||
 		die "the lwnfs objects of $src did not build against $bd"
 	t=$(size -t "$mod/super.o" "$mod/counter.o" | awk 'END { print $1 }')
 	[[ "$t" =~ ^[0-9]+$ ]] || die "size -t failed on the objects of $src"
 	echo "$t"
 }
 
+# without NAME: the final sources without the feature bench/without/NAME.diff
+# takes out, in $work/NAME
+without() {
+	local diff=$LWNFS_TOP/bench/without/$1.diff
+	mkdir -p "$work/$1"
+	cp "$final"/*.c "$final"/*.h "$work/$1/"
+	patch -s -p1 -F0 --no-backup-if-mismatch -d "$work/$1" <"$diff" >&2 ||
+		die "bench/without/$1.diff no longer applies to fs-lwnfs/: make it again from the final sources (docs/hacking.md)"
+}
+
 # the final sources without the messages of invalfc(): each returns -EINVAL
 mkdir -p "$work/quiet"
-cp "$work/states/$n/fs/lwnfs/"* "$work/quiet/"
+cp "$final"/* "$work/quiet/"
 calls=$(grep -c 'invalfc(' "$work/quiet/super.c")
 whole=$(perl -0 -ne 'print scalar(() = /return\s+invalfc\(fc,[^;]*?\);/g)' "$work/quiet/super.c")
 [ "$calls" = "$whole" ] || die "of the $calls invalfc() calls, $whole are whole return statements"
 perl -0pi -e 's/return\s+invalfc\(fc,[^;]*?\);/return -EINVAL;/g' "$work/quiet/super.c"
 ! grep -q invalfc "$work/quiet/super.c" || die "invalfc() is left in the quiet variant"
 
-out=$LWNFS_TOP/bench/features.md
+full=$(text "$final" -Werror)
+rows=()
+shopt -s nullglob
+diffs=("$LWNFS_TOP"/bench/without/*.diff)
+[ ${#diffs[@]} -gt 0 ] || die "no bench/without/*.diff"
+for d in "${diffs[@]}"; do
+	name=$(basename "$d" .diff)
+	what=$(head -n 1 "$d" | sed -n 's/^# without: //p')
+	[ -n "$what" ] || die "$d: its first line must be '# without: WHAT IT TAKES OUT'"
+	without "$name"
+	t=$(text "$work/$name" -Werror)
+	rows+=("| $what | $t | $((full - t)) |")
+done
+quiet=$(text "$work/quiet")
+rows+=("| the mount errors' messages | $quiet | $((full - quiet)) |")
+
+readme=$LWNFS_TOP/bench/README.md
+begin="<!-- features: begin (scripts/bench-features.sh writes this table) -->"
+end="<!-- features: end -->"
+if [ "$(grep -cxF "$begin" "$readme")" != 1 ] || [ "$(grep -cxF "$end" "$readme")" != 1 ] ||
+	[ "$(grep -nxF "$begin" "$readme" | cut -d: -f1)" -gt "$(grep -nxF "$end" "$readme" | cut -d: -f1)" ]; then
+	die "bench/README.md needs one line '$begin' and one '$end' after it"
+fi
 {
-	echo "# What each feature costs in text"
+	echo "$begin"
+	echo "Made by \`make bench-features\` on $base ($(base_field "$base" version), $(date -u +%Y-%m-%d)): \`size\`'s text"
+	echo "column of \`super.o\` and \`counter.o\`, built with W=1 as an out-of-tree module"
+	echo "against the bench build (x86_64 tinyconfig, -Os). With everything, the text is"
+	echo "$full bytes."
 	echo
-	echo "Made by \`scripts/bench-features.sh $base\` ($(base_field "$base" version), $(date -u +%Y-%m-%d)): \`size\`'s"
-	echo "text column of \`super.o\` and \`counter.o\`, built as an out-of-tree module against"
-	echo "the bench build (x86_64 tinyconfig, -Os), from the sources after each patch of the"
-	echo "series. A feature's cost is its build's text less the one before it. Built in, the"
-	echo "objects differ from these by the module's own few bytes: [results.md](results.md)"
-	echo "has the built-in figure."
-	echo
-	echo "| sources | text (bytes) | the feature costs |"
+	echo "| without | text (bytes) | the feature costs |"
 	echo "|---|---|---|"
-	prev=''
-	for ((k = 1; k <= n; k++)); do
-		t=$(text "$work/states/$k/fs/lwnfs")
-		subject=$(head -n 1 "$LWNFS_TOP/split/${patches[k - 1]}.msg" | sed 's/^lwnfs: //')
-		echo "| after patch $k: $subject | $t | ${prev:+$((t - prev))} |"
-		prev=$t
-	done
-	full=$t
-	quiet=$(text "$work/quiet")
-	echo "| the final sources | $full | |"
-	echo "| the final sources, mount errors without their messages | $quiet | messages: $((full - quiet)) |"
-} >"$work/features.md"
-mv "$work/features.md" "$out"
-cat "$out"
+	printf '%s\n' "${rows[@]}"
+	echo "$end"
+} >"$work/table"
+awk -v b="$begin" -v e="$end" -v f="$work/table" '
+	$0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
+	$0 == e { skip = 0; next }
+	!skip' "$readme" >"$work/README.md"
+cat "$work/README.md" >"$readme"
+cat "$work/table"

@@ -39,7 +39,7 @@ COUNTED = (r"stages?|packages?|tests?|cases?|patches|bases?|KUnit|kselftests?|pa
            r"failed|runs|lines? of")
 COUNT_RE = re.compile(r"(?<![\w.~+-])\d[\d,]*\s+(?:" + COUNTED + r")\b")
 # the tables scripts/gen-docs.sh writes
-GENERATED = re.compile(r"<!-- (lines|tiers|verified): begin.*?<!-- \1: end -->", re.S)
+GENERATED = re.compile(r"<!-- (lines|tiers|verified|features): begin.*?<!-- \1: end -->", re.S)
 APPLIES = re.compile(r"(^|[\s;&|])(git am|git apply|patch|quilt|b4) ")
 LINK_RE = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 MAKE_RE = re.compile(r"(?:^|[\s;&|(`$])make((?:\s+[A-Z_][A-Z0-9_]*=\S*)*)\s+([a-z][a-z0-9_-]*)")
