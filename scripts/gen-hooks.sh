@@ -36,6 +36,15 @@ insert_maintainers() {
 		}'
 }
 
+# HOOK_CONTEXT: the lines of context each hunk of a hook file keeps, before
+# and after what it adds (git format-patch -U). Plain git am needs every
+# context line to match, and the lines around a hook's anchor change from
+# one kernel version to the next (a MAINTAINERS section added nearby, a
+# new selftest target): the fewer a hunk keeps, the more versions its
+# series applies to.
+# shellcheck disable=SC2034 # (gen-patches.sh, which sources this file, uses it)
+HOOK_CONTEXT=3
+
 # HOOK_PATH: the kernel file each hook changes, read once.
 declare -A HOOK_PATH=()
 while IFS=$'\t' read -r name path; do

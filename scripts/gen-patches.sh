@@ -56,7 +56,9 @@
 #     lines in a patch as the hook adds there (so git's diffstat is the
 #     tree's), git format-patch writes the series, and each hook file's
 #     section is replaced by the one git wrote on the base's tree, kept in
-#     split/hooks/<base>.hooks (scripts/hook-sections.py). With --tree
+#     split/hooks/<base>.hooks (scripts/hook-sections.py); a hook file's
+#     section is written with HOOK_CONTEXT lines of context
+#     (scripts/gen-hooks.sh). With --tree
 #     (and --capture, --post), each state is committed on the pristine
 #     base tree itself, with the tree hooks of the patches so far.
 set -euo pipefail
@@ -237,6 +239,12 @@ format_series() {
 	git -C "$repo" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
 		format-patch -q --zero-commit --no-signature --no-base --no-thread \
 		-o "$dir" "$BASE_TAG..$tip"
+	# the hook files' sections, with HOOK_CONTEXT lines of context
+	rm -rf "$work/hook-context"
+	git -C "$repo" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
+		format-patch -q --zero-commit --no-signature --no-base --no-thread -U"$HOOK_CONTEXT" \
+		-o "$work/hook-context" "$BASE_TAG..$tip"
+	python3 "$SECTIONS" graft "$work/hook-context" "$dir" "${HOOK_PATH[@]}"
 	(cd "$dir" && ls -- *.patch) >"$dir/series"
 	cover_letter "$base" "$repo" "$tip"
 	if [ -n "$post" ]; then

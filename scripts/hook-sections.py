@@ -21,6 +21,9 @@ usage:
   hook-sections.py counts FILE      "K<TAB>PATH<TAB>lines added" per section
   hook-sections.py splice FILE DIR  put FILE's sections into the series in
                                     DIR (the K-th *.patch is patch K)
+  hook-sections.py graft SRC DST PATH...  put the sections of each PATH
+                                    of the series in SRC (the same series,
+                                    written with less context) into DST's
 """
 import os
 import sys
@@ -146,6 +149,24 @@ def splice(path, d):
         die("%s: the series has no section for %s" % (path, ", ".join("%s in patch %d" % (n, k) for k, n in missing)))
 
 
+def graft(src, dst, paths):
+    """Put the sections of paths from the series in src (the same series,
+    written with less context) into the series in dst."""
+    srcs, dsts = patches(src), patches(dst)
+    if len(srcs) != len(dsts):
+        die("%s and %s hold different series" % (src, dst))
+    for sp, dp in zip(srcs, dsts):
+        with open(sp, "rb") as f:
+            _, ssecs = sections(f.read())
+        with open(dp, "rb") as f:
+            head, dsecs = sections(f.read())
+        repl = dict((name, sec) for name, sec in ssecs if name in paths)
+        if [n for n, _ in ssecs] != [n for n, _ in dsecs]:
+            die("%s and %s change other files" % (sp, dp))
+        with open(dp, "wb") as f:
+            f.write(head + b"".join(repl.get(name, sec) for name, sec in dsecs))
+
+
 def main(argv):
     if len(argv) >= 7 and argv[1] == "capture":
         capture(argv[2], argv[3], argv[4], argv[5], argv[6], set(argv[7:]))
@@ -159,6 +180,8 @@ def main(argv):
             print("%d\t%s\t%d" % (k, p, changed(s)[0]))
     elif len(argv) == 4 and argv[1] == "splice":
         splice(argv[2], argv[3])
+    elif len(argv) >= 5 and argv[1] == "graft":
+        graft(argv[2], argv[3], set(argv[4:]))
     else:
         die("usage: see the head of %s" % argv[0])
 
