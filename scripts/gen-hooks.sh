@@ -44,6 +44,8 @@ insert_maintainers() {
 # series applies to.
 # shellcheck disable=SC2034 # (gen-patches.sh, which sources this file, uses it)
 HOOK_CONTEXT=3
+# (0 would need git apply --unidiff-zero, which git am does not pass)
+[[ $HOOK_CONTEXT =~ ^[1-9][0-9]*$ ]] || die "HOOK_CONTEXT must be a number of lines, 1 or more"
 
 # HOOK_PATH: the kernel file each hook changes, read once.
 declare -A HOOK_PATH=()

@@ -58,9 +58,9 @@
 #     section is replaced by the one git wrote on the base's tree, kept in
 #     split/hooks/<base>.hooks (scripts/hook-sections.py); a hook file's
 #     section is written with HOOK_CONTEXT lines of context
-#     (scripts/gen-hooks.sh). With --tree
-#     (and --capture, --post), each state is committed on the pristine
-#     base tree itself, with the tree hooks of the patches so far.
+#     (scripts/gen-hooks.sh), lwnfs's own files with three. With --tree
+#     (and --capture, --post), each state is committed on the pristine base
+#     tree itself, with the tree hooks of the patches so far.
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=scripts/lib.sh
@@ -237,7 +237,7 @@ format_series() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	git -C "$repo" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
-		format-patch -q --zero-commit --no-signature --no-base --no-thread \
+		format-patch -q --zero-commit --no-signature --no-base --no-thread -U3 \
 		-o "$dir" "$BASE_TAG..$tip"
 	# the hook files' sections, with HOOK_CONTEXT lines of context
 	rm -rf "$work/hook-context"

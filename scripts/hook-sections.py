@@ -23,7 +23,8 @@ usage:
                                     DIR (the K-th *.patch is patch K)
   hook-sections.py graft SRC DST PATH...  put the sections of each PATH
                                     of the series in SRC (the same series,
-                                    written with less context) into DST's
+                                    written with HOOK_CONTEXT lines of
+                                    context) into DST's
 """
 import os
 import sys
@@ -151,9 +152,9 @@ def splice(path, d):
 
 def graft(src, dst, paths):
     """Put the sections of paths from the series in src (the same series,
-    written with less context) into the series in dst."""
+    written with another number of context lines) into the series in dst."""
     srcs, dsts = patches(src), patches(dst)
-    if len(srcs) != len(dsts):
+    if [os.path.basename(p) for p in srcs] != [os.path.basename(p) for p in dsts]:
         die("%s and %s hold different series" % (src, dst))
     for sp, dp in zip(srcs, dsts):
         with open(sp, "rb") as f:
