@@ -24,6 +24,9 @@ base=${1:?usage: $0 BASE}
 check_base "$base"
 [ "$base" = "$(newest_base)" ] ||
 	die "bench/without/*.diff take features out of the newest base's sources: run it on $(newest_base)"
+# where the table goes, checked before anything is built
+readme=$LWNFS_TOP/bench/README.md
+generated_section "$readme" features >/dev/null
 need_cmd size binutils
 need_cmd patch patch
 need_cmd perl perl
@@ -92,15 +95,8 @@ done
 quiet=$(text "$work/quiet")
 rows+=("| the mount errors' messages | $quiet | $((full - quiet)) |")
 
-readme=$LWNFS_TOP/bench/README.md
-begin="<!-- features: begin (scripts/bench-features.sh writes this table) -->"
-end="<!-- features: end -->"
-if [ "$(grep -cxF "$begin" "$readme")" != 1 ] || [ "$(grep -cxF "$end" "$readme")" != 1 ] ||
-	[ "$(grep -nxF "$begin" "$readme" | cut -d: -f1)" -gt "$(grep -nxF "$end" "$readme" | cut -d: -f1)" ]; then
-	die "bench/README.md needs one line '$begin' and one '$end' after it"
-fi
 {
-	echo "$begin"
+	echo "<!-- features: begin (scripts/bench-features.sh writes this table) -->"
 	echo "Made by \`make bench-features\` on $base ($(base_field "$base" version), $(date -u +%Y-%m-%d)): \`size\`'s text"
 	echo "column of \`super.o\` and \`counter.o\`, built with W=1 as an out-of-tree module"
 	echo "against the bench build (x86_64 tinyconfig, -Os). With everything, the text is"
@@ -109,11 +105,7 @@ fi
 	echo "| without | text (bytes) | the feature costs |"
 	echo "|---|---|---|"
 	printf '%s\n' "${rows[@]}"
-	echo "$end"
+	echo "<!-- features: end -->"
 } >"$work/table"
-awk -v b="$begin" -v e="$end" -v f="$work/table" '
-	$0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
-	$0 == e { skip = 0; next }
-	!skip' "$readme" >"$work/README.md"
-cat "$work/README.md" >"$readme"
+replace_section "$readme" features "$work/table"
 cat "$work/table"

@@ -140,12 +140,14 @@ list_or() {
 	echo "${joined//,/, }"
 }
 
-# verified_on BASE ROWS: the versions of the trees that count for BASE's
-# series (a current row that passed; ROWS: verified_rows's output), or
+# verified_on BASE ROWS: the versions of the trees of BASE's series whose
+# X.Y counts as served (served_versions; ROWS: verified_rows's output), or
 # "not yet"
 verified_on() {
 	local out=()
-	mapfile -t out < <(awk -F'\t' -v s="$1" '$3 == s && $14 == "current" && $7 $8 $9 $10 $11 $12 == "passpasspasspasspasspass" { print $2 }' <<<"$2")
+	mapfile -t out < <(awk -F'\t' -v s="$1" 'NR == FNR { served[$0] = 1; next }
+		$3 == s && $NF == "current" { split($2, v, "."); if ((v[1] "." v[2]) in served) print $2 }' \
+		<(served_versions "$2") - <<<"$2")
 	list_or "not yet" "${out[@]}"
 }
 lines_table() {
@@ -237,15 +239,12 @@ for name in "${tables[@]}"; do
 	rel=${file#"$LWNFS_TOP"/}
 	begin="<!-- $name: begin (scripts/gen-docs.sh writes this table) -->"
 	end="<!-- $name: end -->"
-	if [ "$(grep -cxF "$begin" "$file")" != 1 ] || [ "$(grep -cxF "$end" "$file")" != 1 ]; then
-		die "$rel needs one line '$begin' and one '$end' after it"
-	fi
 	case $name in
 	lines) new=$(echo "$begin" && lines_table && echo "$end") ;;
 	tiers) new=$(echo "$begin" && tiers_table && echo "$end") ;;
 	verified) new=$(echo "$begin" && verified_table && echo "$end") ;;
 	esac
-	current=$(awk -v b="$begin" -v e="$end" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "$file")
+	current=$(generated_section "$file" "$name")
 	[ "$current" != "$new" ] || continue
 	if [ $check = 1 ]; then
 		diff <(echo "$current") <(echo "$new") >&2 || true
@@ -253,11 +252,8 @@ for name in "${tables[@]}"; do
 		status=1
 		continue
 	fi
-	awk -v b="$begin" -v e="$end" -v f=<(echo "$new") '
-		$0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
-		$0 == e { skip = 0; next }
-		!skip' "$file" >"$tmp/new.md"
-	cat "$tmp/new.md" >"$file"
+	echo "$new" >"$tmp/new.md"
+	replace_section "$file" "$name" "$tmp/new.md"
 	info "$rel: the $name table rewritten"
 done
 exit $status

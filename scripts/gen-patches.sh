@@ -239,12 +239,15 @@ format_series() {
 	git -C "$repo" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
 		format-patch -q --zero-commit --no-signature --no-base --no-thread -U3 \
 		-o "$dir" "$BASE_TAG..$tip"
-	# the hook files' sections, with HOOK_CONTEXT lines of context
-	rm -rf "$work/hook-context"
-	git -C "$repo" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
-		format-patch -q --zero-commit --no-signature --no-base --no-thread -U"$HOOK_CONTEXT" \
-		-o "$work/hook-context" "$BASE_TAG..$tip"
-	python3 "$SECTIONS" graft "$work/hook-context" "$dir" "${HOOK_PATH[@]}"
+	# the hook files' sections, with HOOK_CONTEXT lines of context (a
+	# second run only when that is not the three the first one wrote)
+	if [ "$HOOK_CONTEXT" != 3 ]; then
+		rm -rf "$work/hook-context"
+		git -C "$repo" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
+			format-patch -q --zero-commit --no-signature --no-base --no-thread -U"$HOOK_CONTEXT" \
+			-o "$work/hook-context" "$BASE_TAG..$tip"
+		python3 "$SECTIONS" graft "$work/hook-context" "$dir" "${HOOK_PATH[@]}"
+	fi
 	(cd "$dir" && ls -- *.patch) >"$dir/series"
 	cover_letter "$base" "$repo" "$tip"
 	if [ -n "$post" ]; then

@@ -49,6 +49,32 @@ info() {
 	echo ">> $*"
 }
 
+# generated_section FILE NAME: the generated section NAME of a doc, from
+# its line "<!-- NAME: begin (...) -->" to its line "<!-- NAME: end -->";
+# fails unless the doc has one of each, in that order.
+generated_section() {
+	awk -v n="$2" '
+		index($0, "<!-- " n ": begin") == 1 { b++; on = 1 }
+		on { print }
+		$0 == "<!-- " n ": end -->" { e++; if (!on) bad = 1; on = 0 }
+		END { if (b != 1 || e != 1 || bad || on) exit 1 }' "$1" ||
+		die "${1#"$LWNFS_TOP"/} needs one line '<!-- $2: begin ... -->' and one '<!-- $2: end -->' after it"
+}
+
+# replace_section FILE NAME NEW: put the file NEW (its begin and end lines
+# included) in place of FILE's generated section NAME.
+replace_section() {
+	local out
+	generated_section "$1" "$2" >/dev/null
+	out=$(mktemp "$1.XXXXXX")
+	awk -v n="$2" -v f="$3" '
+		index($0, "<!-- " n ": begin") == 1 { while ((getline l < f) > 0) print l; skip = 1; next }
+		$0 == "<!-- " n ": end -->" { skip = 0; next }
+		!skip' "$1" >"$out" || { rm -f "$out" && die "${1#"$LWNFS_TOP"/}: its $2 section could not be written"; }
+	cat "$out" >"$1"
+	rm -f "$out"
+}
+
 # conf_rows FILE: the rows of a table file, comments and blank lines out.
 conf_rows() {
 	awk '!/^[[:space:]]*#/ && NF' "$1"
