@@ -5,12 +5,16 @@
 # again from those sources without one feature at a time: each of
 # bench/without/*.diff takes one out (the first line of each says which),
 # and the mount errors' messages are taken out by turning each
-# "return invalfc(...);" into "return -EINVAL;". Each build is the objects
-# of an out-of-tree module against that build (M=; no modpost), with W=1,
-# and its size(1) text column of super.o and counter.o is taken. A diff's
-# build also has -Werror, so that one that leaves a function or a variable
-# unused fails (the messages' variant leaves one local unused, which costs
-# no text). A feature's cost
+# "return invalfc(...);" into "return -EINVAL;". Each build compiles the
+# objects in a directory of their own against that build (M=), listed as
+# obj-y as fs/lwnfs/Makefile lists them, so that they are compiled as the
+# built-in objects are (not as a module's: no -DMODULE), with W=1 and the
+# paths in their strings made the in-tree ones; the everything build must
+# then have the text of the bench build's own fs/lwnfs objects, which is
+# checked. size(1)'s text column of super.o and counter.o is taken. The
+# builds have -Werror, so that a diff that leaves a function or a variable
+# unused fails; the messages' variant has not (it leaves one local unused,
+# which costs no text). A feature's cost
 # is the final sources' text less the text without it. The table goes to
 # bench/README.md, between its "features" markers.
 #
@@ -52,7 +56,8 @@ text() {
 	mkdir -p "$mod"
 	cp "$src"/*.c "$src"/*.h "$mod/"
 	rm -f "$mod/lwnfs_kunit.c"
-	printf 'obj-m := lwnfs.o\nlwnfs-y := super.o counter.o\n' >"$mod/Kbuild"
+	printf 'obj-y := lwnfs.o\nlwnfs-y := super.o counter.o\n' >"$mod/Kbuild"
+	flags+=" -fmacro-prefix-map=$tree/= -fmacro-prefix-map=$mod/=fs/lwnfs/"
 	make -s -C "$tree" O="$bd" -j"$JOBS" CC="ccache gcc" M="$mod" W=1 KCFLAGS="$flags" super.o counter.o >&2 ||
 		die "the lwnfs objects of $src did not build against $bd"
 	t=$(size -t "$mod/super.o" "$mod/counter.o" | awk 'END { print $1 }')
@@ -80,6 +85,9 @@ perl -0pi -e 's/return\s+invalfc\(fc,[^;]*?\);/return -EINVAL;/g' "$work/quiet/s
 ! grep -q invalfc "$work/quiet/super.c" || die "invalfc() is left in the quiet variant"
 
 full=$(text "$final" -Werror)
+built=$(size -t "$bd/fs/lwnfs/super.o" "$bd/fs/lwnfs/counter.o" | awk 'END { print $1 }')
+[ "$full" = "$built" ] ||
+	die "the final sources built here have $full bytes of text, the bench build's fs/lwnfs objects $built: the two builds differ"
 rows=()
 shopt -s nullglob
 diffs=("$LWNFS_TOP"/bench/without/*.diff)
@@ -98,9 +106,9 @@ rows+=("| the mount errors' messages | $quiet | $((full - quiet)) |")
 {
 	echo "<!-- features: begin (scripts/bench-features.sh writes this table) -->"
 	echo "Made by \`make bench-features\` on $base ($(base_field "$base" version), $(date -u +%Y-%m-%d)): \`size\`'s text"
-	echo "column of \`super.o\` and \`counter.o\`, built with W=1 as an out-of-tree module"
-	echo "against the bench build (x86_64 tinyconfig, -Os). With everything, the text is"
-	echo "$full bytes."
+	echo "column of \`super.o\` and \`counter.o\` as the bench build (x86_64 tinyconfig, -Os,"
+	echo "lwnfs built in, KUnit off) compiles them, with W=1. With everything, the text is"
+	echo "$full bytes, that build's own figure."
 	echo
 	echo "| without | text (bytes) | the feature costs |"
 	echo "|---|---|---|"

@@ -145,9 +145,9 @@ list_or() {
 # "not yet"
 verified_on() {
 	local out=()
-	mapfile -t out < <(awk -F'\t' -v s="$1" 'NR == FNR { served[$0] = 1; next }
-		$3 == s && $NF == "current" { split($2, v, "."); if ((v[1] "." v[2]) in served) print $2 }' \
-		<(served_versions "$2") - <<<"$2")
+	mapfile -t out < <(awk -F'\t' -v s="$1" -v list="$(served_versions "$2" | tr '\n' ' ')" '
+		BEGIN { n = split(list, l, " "); for (i = 1; i <= n; i++) served[l[i]] = 1 }
+		$3 == s && $NF == "current" { split($2, v, "."); if ((v[1] "." v[2]) in served) print $2 }' <<<"$2")
 	list_or "not yet" "${out[@]}"
 }
 lines_table() {

@@ -66,13 +66,13 @@ generated_section() {
 replace_section() {
 	local out
 	generated_section "$1" "$2" >/dev/null
-	out=$(mktemp "$1.XXXXXX")
+	out=$(mktemp "$(dirname "$1")/.$(basename "$1").XXXXXX")
 	awk -v n="$2" -v f="$3" '
 		index($0, "<!-- " n ": begin") == 1 { while ((getline l < f) > 0) print l; skip = 1; next }
 		$0 == "<!-- " n ": end -->" { skip = 0; next }
 		!skip' "$1" >"$out" || { rm -f "$out" && die "${1#"$LWNFS_TOP"/}: its $2 section could not be written"; }
-	cat "$out" >"$1"
-	rm -f "$out"
+	# the file keeps its mode; the rename is atomic
+	chmod --reference="$1" "$out" && mv -f "$out" "$1"
 }
 
 # conf_rows FILE: the rows of a table file, comments and blank lines out.
