@@ -5,20 +5,18 @@
 # again from those sources without one feature at a time: each of
 # bench/without/*.diff takes one out (the first line of each says which),
 # and the mount errors' messages are taken out by turning each
-# "return invalfc(...);" into "return -EINVAL;". Each build compiles the
-# objects in a directory of their own against that build (M=), listed as
-# obj-y as fs/lwnfs/Makefile lists them, so that they are compiled as the
-# built-in objects are (not as a module's: no -DMODULE), with W=1 and the
-# paths in their strings made the in-tree ones. The everything build must
-# then have the sections of the bench build's own fs/lwnfs objects, the
-# same sizes, but for .modinfo, which names the module's file by where it
-# was built; that is checked, and the costs, differences between builds
-# made alike, are taken from the bench build's figure. size(1)'s text
-# column of super.o and counter.o is taken. The
-# builds have -Werror, so that a diff that leaves a function or a variable
-# unused fails; the messages' variant has not (it leaves one local unused,
-# which costs no text). A feature's cost
-# is the final sources' text less the text without it. The table goes to
+# "return invalfc(...);" into "return -EINVAL;". Each build compiles
+# super.o and counter.o against that build (M=), in a directory laid out
+# as the kernel's (fs/lwnfs/, listed as obj-y as fs/lwnfs/Makefile lists
+# them), so that they are compiled as the built-in objects are: no
+# -DMODULE, the same module file name, the same source paths in their
+# strings. W=1 is added, which changes no code. The everything build must
+# then be the bench build's own fs/lwnfs objects, byte for byte, which is
+# checked; size(1)'s text column of super.o and counter.o is taken. The
+# variants' builds have -Werror, so that a diff that leaves a function or
+# a variable unused fails; the messages' variant has not (it leaves one
+# local unused, which costs no text). A feature's cost is the final
+# sources' text less the text without it. The table goes to
 # bench/README.md, between its "features" markers.
 #
 # usage: scripts/bench-features.sh BASE   (the newest base)
@@ -51,19 +49,22 @@ trap 'rm -rf "$work"' EXIT
 final=$work/final/fs/lwnfs
 
 # text DIR [FLAGS]: size(1)'s text column of super.o and counter.o built
-# from the lwnfs sources in DIR as a module against the bench build, with
-# KCFLAGS=FLAGS
+# from the lwnfs sources in DIR as the built-in ones, against the bench
+# build, with KCFLAGS=FLAGS; the objects stay in $mod/fs/lwnfs
+mod=$bd/bench-features
+real_tree=$(cd "$tree" && pwd -P)
 text() {
-	local src=$1 flags=${2:-} mod=$bd/bench-features
+	local src=$1 flags=${2:-} t
 	rm -rf "$mod"
-	mkdir -p "$mod"
-	cp "$src"/*.c "$src"/*.h "$mod/"
-	rm -f "$mod/lwnfs_kunit.c"
-	printf 'obj-y := lwnfs.o\nlwnfs-y := super.o counter.o\n' >"$mod/Kbuild"
-	flags+=" -fmacro-prefix-map=$tree/= -fmacro-prefix-map=$mod/=fs/lwnfs/"
-	make -s -C "$tree" O="$bd" -j"$JOBS" CC="ccache gcc" M="$mod" W=1 KCFLAGS="$flags" super.o counter.o >&2 ||
+	mkdir -p "$mod/fs/lwnfs"
+	cp "$src"/*.c "$src"/*.h "$mod/fs/lwnfs/"
+	rm -f "$mod/fs/lwnfs/lwnfs_kunit.c"
+	echo 'obj-y += fs/lwnfs/' >"$mod/Kbuild"
+	printf 'obj-y := lwnfs.o\nlwnfs-y := super.o counter.o\n' >"$mod/fs/lwnfs/Kbuild"
+	make -s -C "$tree" O="$bd" -j"$JOBS" CC="ccache gcc" M="$mod" W=1 \
+		KCFLAGS="$flags -fmacro-prefix-map=$real_tree/=" fs/lwnfs/super.o fs/lwnfs/counter.o >&2 ||
 		die "the lwnfs objects of $src did not build against $bd"
-	t=$(size -t "$mod/super.o" "$mod/counter.o" | awk 'END { print $1 }')
+	t=$(size -t "$mod/fs/lwnfs/super.o" "$mod/fs/lwnfs/counter.o" | awk 'END { print $1 }')
 	[[ "$t" =~ ^[0-9]+$ ]] || die "size -t failed on the objects of $src"
 	echo "$t"
 }
@@ -87,17 +88,12 @@ whole=$(perl -0 -ne 'print scalar(() = /return\s+invalfc\(fc,[^;]*?\);/g)' "$wor
 perl -0pi -e 's/return\s+invalfc\(fc,[^;]*?\);/return -EINVAL;/g' "$work/quiet/super.c"
 ! grep -q invalfc "$work/quiet/super.c" || die "invalfc() is left in the quiet variant"
 
-# sections DIR: the sizes of the sections of DIR's super.o and counter.o
-# but .modinfo
-sections() {
-	size -A "$1/super.o" "$1/counter.o" | awk '$1 ~ /^\./ && $1 != ".modinfo" { print $1, $2 }'
-}
-
-mine=$(text "$final" -Werror)
-[ "$(sections "$bd/bench-features")" = "$(sections "$bd/fs/lwnfs")" ] ||
-	die "the final sources built here and the bench build's fs/lwnfs objects differ in more than .modinfo:
-$(diff <(sections "$bd/fs/lwnfs") <(sections "$bd/bench-features"))"
-full=$(size -t "$bd/fs/lwnfs/super.o" "$bd/fs/lwnfs/counter.o" | awk 'END { print $1 }')
+full=$(text "$final" -Werror)
+for o in super.o counter.o; do
+	cmp -s "$mod/fs/lwnfs/$o" "$bd/fs/lwnfs/$o" ||
+		die "$o built here from the final sources differs from the bench build's fs/lwnfs/$o:
+$(diff <(size -A "$bd/fs/lwnfs/$o") <(size -A "$mod/fs/lwnfs/$o"))"
+done
 rows=()
 shopt -s nullglob
 diffs=("$LWNFS_TOP"/bench/without/*.diff)
@@ -108,17 +104,17 @@ for d in "${diffs[@]}"; do
 	[ -n "$what" ] || die "$d: its first line must be '# without: WHAT IT TAKES OUT'"
 	without "$name"
 	t=$(text "$work/$name" -Werror)
-	rows+=("| $what | $((full - (mine - t))) | $((mine - t)) |")
+	rows+=("| $what | $t | $((full - t)) |")
 done
 quiet=$(text "$work/quiet")
-rows+=("| the mount errors' messages | $((full - (mine - quiet))) | $((mine - quiet)) |")
+rows+=("| the mount errors' messages | $quiet | $((full - quiet)) |")
 
 {
 	echo "<!-- features: begin (scripts/bench-features.sh writes this table) -->"
 	echo "Made by \`make bench-features\` on $base ($(base_field "$base" version), $(date -u +%Y-%m-%d)): \`size\`'s text"
-	echo "column of \`super.o\` and \`counter.o\` as the bench build (x86_64 tinyconfig, -Os,"
-	echo "lwnfs built in, KUnit off) compiles them, with W=1. With everything, the text is"
-	echo "$full bytes, that build's own figure."
+	echo "column of \`super.o\` and \`counter.o\`, built as the bench build (x86_64 tinyconfig,"
+	echo "-Os, lwnfs built in, KUnit off) builds them, and with W=1. With everything, the"
+	echo "text is $full bytes: the bench build's own objects, byte for byte."
 	echo
 	echo "| without | text (bytes) | the feature costs |"
 	echo "|---|---|---|"

@@ -72,7 +72,8 @@ replace_section() {
 		$0 == "<!-- " n ": end -->" { skip = 0; next }
 		!skip' "$1" >"$out" || { rm -f "$out" && die "${1#"$LWNFS_TOP"/}: its $2 section could not be written"; }
 	# the file keeps its mode; the rename is atomic
-	chmod --reference="$1" "$out" && mv -f "$out" "$1"
+	{ chmod --reference="$1" "$out" && mv -f "$out" "$1"; } ||
+		{ rm -f "$out" && die "${1#"$LWNFS_TOP"/}: could not be replaced"; }
 }
 
 # conf_rows FILE: the rows of a table file, comments and blank lines out.
