@@ -10,11 +10,12 @@
 # as the kernel's (fs/lwnfs/, listed as obj-y as fs/lwnfs/Makefile lists
 # them), so that they are compiled as the built-in objects are: no
 # -DMODULE, the same module file name, the same source paths in their
-# strings. W=1 is added, which changes no code. The everything build must
-# then be the bench build's own fs/lwnfs objects, byte for byte, which is
+# strings. W=1 is added, which changes no code (only FORTIFY_SOURCE, off
+# in the bench build, reads its macro). The everything build must then be
+# the bench build's own fs/lwnfs objects, byte for byte, which is
 # checked; size(1)'s text column of super.o and counter.o is taken. The
-# variants' builds have -Werror, so that a diff that leaves a function or
-# a variable unused fails; the messages' variant has not (it leaves one
+# builds have -Werror, so that a diff that leaves a function or a
+# variable unused fails; the messages' variant has not (it leaves one
 # local unused, which costs no text). A feature's cost is the final
 # sources' text less the text without it. The table goes to
 # bench/README.md, between its "features" markers.
@@ -92,7 +93,8 @@ full=$(text "$final" -Werror)
 for o in super.o counter.o; do
 	cmp -s "$mod/fs/lwnfs/$o" "$bd/fs/lwnfs/$o" ||
 		die "$o built here from the final sources differs from the bench build's fs/lwnfs/$o:
-$(diff <(size -A "$bd/fs/lwnfs/$o") <(size -A "$mod/fs/lwnfs/$o"))"
+$(diff <(size -A "$bd/fs/lwnfs/$o" | tail -n +2) <(size -A "$mod/fs/lwnfs/$o" | tail -n +2))
+$(cmp -l "$bd/fs/lwnfs/$o" "$mod/fs/lwnfs/$o" | wc -l) bytes differ"
 done
 rows=()
 shopt -s nullglob

@@ -66,6 +66,7 @@ generated_section() {
 replace_section() {
 	local out
 	generated_section "$1" "$2" >/dev/null
+	[ -r "$3" ] || die "${1#"$LWNFS_TOP"/}: no new $2 section to write ($3)"
 	out=$(mktemp "$(dirname "$1")/.$(basename "$1").XXXXXX")
 	awk -v n="$2" -v f="$3" '
 		index($0, "<!-- " n ": begin") == 1 { while ((getline l < f) > 0) print l; skip = 1; next }
