@@ -167,9 +167,7 @@ cover_letter() {
 	tmpl=$work/cover.msg
 	fill_cover "$base" "$work/state/${#PATCHES[@]}" >"$tmpl"
 	rm -rf "$work/cl"
-	git_fixed -C "$tree" -c core.abbrev=12 -c diff.noprefix=false \
-		format-patch -q --cover-letter --zero-commit --no-signature --no-base --no-thread \
-		-o "$work/cl" "$BASE_TAG..$tip"
+	format_patch "$tree" --cover-letter -o "$work/cl" "$BASE_TAG..$tip"
 	SUBJECT=$(head -n 1 "$tmpl") BLURB=$(tail -n +3 "$tmpl") awk '
 		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, ENVIRON["SUBJECT"]); s++ }
 		/^\*\*\* BLURB HERE \*\*\*$/ { print ENVIRON["BLURB"]; b++; next }
@@ -230,22 +228,31 @@ hooks_standin() {
 			}'
 }
 
+# format_patch REPO ARGS...: git format-patch in REPO with the settings
+# every patch of a series is written with
+format_patch() {
+	local repo=$1
+	shift
+	git_fixed -C "$repo" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
+		format-patch -q --zero-commit --no-signature --no-base --no-thread "$@"
+}
+
+# LWNFS_CONTEXT: the context lines of lwnfs's own files' sections, git's
+# default
+LWNFS_CONTEXT=3
+
 # format_series REPO DIR: the series that ends at $tip in REPO, its
 # series file and its cover letter in DIR.
 format_series() {
 	local repo=$1 dir=$2
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	git -C "$repo" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
-		format-patch -q --zero-commit --no-signature --no-base --no-thread -U3 \
-		-o "$dir" "$BASE_TAG..$tip"
+	format_patch "$repo" -U"$LWNFS_CONTEXT" -o "$dir" "$BASE_TAG..$tip"
 	# the hook files' sections, with HOOK_CONTEXT lines of context (a
-	# second run only when that is not the three the first one wrote)
-	if [ "$HOOK_CONTEXT" != 3 ]; then
+	# second run only when that differs from lwnfs's own files')
+	if [ "$HOOK_CONTEXT" != "$LWNFS_CONTEXT" ]; then
 		rm -rf "$work/hook-context"
-		git -C "$repo" -c core.abbrev=12 -c diff.noprefix=false -c format.coverLetter=false \
-			format-patch -q --zero-commit --no-signature --no-base --no-thread -U"$HOOK_CONTEXT" \
-			-o "$work/hook-context" "$BASE_TAG..$tip"
+		format_patch "$repo" -U"$HOOK_CONTEXT" -o "$work/hook-context" "$BASE_TAG..$tip"
 		python3 "$SECTIONS" graft "$work/hook-context" "$dir" "${HOOK_PATH[@]}"
 	fi
 	(cd "$dir" && ls -- *.patch) >"$dir/series"
